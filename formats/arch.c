@@ -1,0 +1,144 @@
+/*
+ * arch.c -- THE list of architectures.
+ *
+ * One row per (machine, byte order, ABI), named as FreeBSD's MACHINE_ARCH
+ * names it.  A row points at its minidump family (arch_<family>.c), which
+ * knows the header layout and the page tables; the row adds what the
+ * family cannot know from the dump alone: byte order, word size, and how
+ * a kernel ELF image of that row identifies itself.  A new architecture
+ * is a new row, and a family with one byte order has one row.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "private.h"
+
+static const struct dk_arch arches[] = {
+	{ .name = "amd64", .aliases = "x86_64", .family = "amd64",
+	  .endian = DK_LE, .elf_machine = EM_X86_64, .elf_class = ELFCLASS64,
+	  .long_size = 8, .minidump = &dk_md_amd64 },
+	{ .name = "i386", .aliases = "i686 x86", .family = "i386",
+	  .endian = DK_LE, .elf_machine = EM_386, .elf_class = ELFCLASS32,
+	  .long_size = 4, .minidump = &dk_md_i386 },
+	{ .name = "aarch64", .aliases = "arm64", .family = "arm64",
+	  .endian = DK_LE, .elf_machine = EM_AARCH64,
+	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = &dk_md_arm64 },
+	{ .name = "arm", .aliases = "armv7 armv6 armel armhf", .family = "arm",
+	  .endian = DK_LE, .elf_machine = EM_ARM, .elf_class = ELFCLASS32,
+	  .long_size = 4, .minidump = &dk_md_arm },
+	{ .name = "armeb", .aliases = NULL, .family = "arm",
+	  .endian = DK_BE, .elf_machine = EM_ARM, .elf_class = ELFCLASS32,
+	  .long_size = 4, .minidump = &dk_md_arm },
+};
+
+DK_EXPORT const struct dk_arch *
+dk_arch_at(size_t i)
+{
+	return i < DK_ARRAY_LEN(arches) ? &arches[i] : NULL;
+}
+
+/* Is name one of the space-separated words of list? */
+static int
+in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list != NULL && *list != '\0') {
+		size_t k = strcspn(list, " ");
+
+		if (k == n && strncmp(list, name, n) == 0)
+			return 1;
+		list += k;
+		list += strspn(list, " ");
+	}
+	return 0;
+}
+
+DK_EXPORT const struct dk_arch *
+dk_arch_by_name(const char *name)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++)
+		if (strcmp(arches[i].name, name) == 0 ||
+		    in_list(arches[i].aliases, name))
+			return &arches[i];
+	return NULL;
+}
+
+DK_EXPORT const char *
+dk_arch_name(const struct dk_arch *a)
+{
+	return a->name;
+}
+
+DK_EXPORT enum dk_endian
+dk_arch_endian(const struct dk_arch *a)
+{
+	return a->endian;
+}
+
+const struct dk_arch *
+dk_arch_family_endian(const char *family, enum dk_endian e)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++)
+		if (strcmp(arches[i].family, family) == 0 &&
+		    arches[i].endian == e)
+			return &arches[i];
+	return NULL;
+}
+
+/*
+ * Identify the row of a kernel ELF image from its ELF header alone:
+ * EI_CLASS, EI_DATA and e_machine, as libkvm does (FORMATS.md 6.1).
+ */
+enum dk_status
+dk_arch_from_kernel(const char *path, const struct dk_arch **ap,
+    struct dk_err *err)
+{
+	uint8_t eh[64];
+	struct dk_src src = { .fd = -1, .name = path };
+	enum dk_endian e;
+	uint16_t machine;
+	enum dk_status st;
+	off_t size;
+
+	src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src.fd < 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	size = lseek(src.fd, 0, SEEK_END);
+	src.size = size < 0 ? 0 : (uint64_t)size;
+	st = dk_src_pread(&src, eh, 52, 0, "ELF header", err);
+	close(src.fd);
+	if (st != DK_OK)
+		return st;
+	if (memcmp(eh, ELFMAG, SELFMAG) != 0)
+		return dk_err_set(err, DK_EINVAL, "%s: offset 0: expected the "
+		    "ELF magic 7f 45 4c 46 of a kernel image, found %02x %02x "
+		    "%02x %02x", path, eh[0], eh[1], eh[2], eh[3]);
+	if (eh[EI_DATA] == ELFDATA2LSB)
+		e = DK_LE;
+	else if (eh[EI_DATA] == ELFDATA2MSB)
+		e = DK_BE;
+	else
+		return dk_err_set(err, DK_EINVAL, "%s: offset %d: EI_DATA %u "
+		    "is neither LSB (1) nor MSB (2)", path, EI_DATA,
+		    eh[EI_DATA]);
+	machine = (uint16_t)dec_uint(eh + 18, 2, e);
+	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++) {
+		if (arches[i].elf_machine == machine &&
+		    arches[i].elf_class == eh[EI_CLASS] &&
+		    arches[i].endian == e) {
+			*ap = &arches[i];
+			return DK_OK;
+		}
+	}
+	return dk_err_set(err, DK_EUNSUP, "%s: no architecture known for "
+	    "e_machine %u, EI_CLASS %u, EI_DATA %u", path, machine,
+	    eh[EI_CLASS], eh[EI_DATA]);
+}

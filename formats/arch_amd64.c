@@ -1,0 +1,267 @@
+/*
+ * arch_amd64.c -- amd64 minidumps: header layout, page-table area and
+ * address translation (FORMATS.md 1.2 "amd64", 2.1).
+ *
+ * Version 1 (2006): the pmap area is one 8-byte PTE per 4 KiB page from
+ * kernbase.  Versions 2 and 3: one 8-byte PDE per 2 MiB from kernbase,
+ * written as one page of 512 PDEs per GiB of KVA; a PDE without PG_PS
+ * points at a page-table page that is itself in the dump.  1 GiB pages
+ * are pre-expanded by the kernel into 512 PS PDEs, so the reader needs
+ * no case for them.  Version 3 adds dump_avail.  Little-endian only.
+ * The direct map starts at PA 0.
+ *
+ * The constants are spelled out here, never taken from a host header,
+ * so that this file builds and is tested on any host.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "private.h"
+
+#define	AMD64_PAGE_SHIFT	12
+#define	AMD64_PDRSHIFT		21		/* 2 MiB */
+#define	AMD64_NPTEPG		512
+#define	AMD64_PG_V		0x1ull
+#define	AMD64_PG_RW		0x2ull
+#define	AMD64_PG_A		0x20ull
+#define	AMD64_PG_M		0x40ull
+#define	AMD64_PG_PS		0x80ull
+#define	AMD64_PG_G		0x100ull
+#define	AMD64_PG_NX		(1ull << 63)
+#define	AMD64_PG_FRAME		0x000ffffffffff000ull
+#define	AMD64_PG_PS_FRAME	0x000fffffffe00000ull
+
+#define	V123	(DK_V(1) | DK_V(2) | DK_V(3))
+
+static const struct dk_field amd64_fields[] = {
+	{ "magic", 0, 24, DK_FK_CHARS, DK_H_MAGIC, V123, "char[24]",
+	  "\"minidump FreeBSD/amd64\", NUL-padded" },
+	{ "version", 24, 4, DK_FK_UINT, DK_H_VERSION, V123, "uint32_t",
+	  "1, 2 or 3" },
+	{ "msgbufsize", 28, 4, DK_FK_UINT, DK_H_MSGBUFSIZE, V123, "uint32_t",
+	  "bytes of the message buffer" },
+	{ "bitmapsize", 32, 4, DK_FK_UINT, DK_H_BITMAPSIZE, V123, "uint32_t",
+	  "bytes of the page bitmap" },
+	{ "pmapsize", 36, 4, DK_FK_UINT, DK_H_PMAPSIZE, V123, "uint32_t",
+	  "bytes of the page-table area (ptesize in v1)" },
+	{ "kernbase", 40, 8, DK_FK_UINT, DK_H_KERNBASE, V123, "uint64_t",
+	  "first KVA the page-table area describes" },
+	{ "dmapbase", 48, 8, DK_FK_UINT, DK_H_DMAPBASE, V123, "uint64_t",
+	  "DMAP_MIN_ADDRESS" },
+	{ "dmapend", 56, 8, DK_FK_UINT, DK_H_DMAPEND, V123, "uint64_t",
+	  "DMAP_MAX_ADDRESS" },
+	{ "dumpavailsize", 64, 4, DK_FK_UINT, DK_H_DUMPAVAILSIZE, DK_V(3),
+	  "uint32_t", "bytes of the dump_avail section" },
+	{ "(padding)", 68, 4, DK_FK_PAD, DK_H_PAD, DK_V(3), NULL,
+	  "tail padding to the struct's 8-byte alignment" },
+};
+
+static const struct dk_layout amd64_layout = {
+	"minidump-amd64", amd64_fields, DK_ARRAY_LEN(amd64_fields)
+};
+
+static unsigned
+amd64_bitmap_word(const struct dk_arch *a, uint32_t version)
+{
+	(void)a;
+	(void)version;
+	return 8;
+}
+
+static enum dk_status
+amd64_setup(struct dk_dump *d, struct dk_err *err)
+{
+	const struct dk_hdr *h = &d->hdr;
+
+	d->page_shift = AMD64_PAGE_SHIFT;
+	d->pte_size = 8;
+	d->info.has_dmap = 1;
+	d->info.dmap_base = h->v[DK_H_DMAPBASE];
+	d->info.dmap_end = h->v[DK_H_DMAPEND];
+	d->info.dmap_phys = 0;
+	if (d->info.dmap_end < d->info.dmap_base)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset 56: dmapend "
+		    "%#jx is below dmapbase %#jx", d->src.name,
+		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
+	d->info.kva_end = h->v[DK_H_KERNBASE] + (h->v[DK_H_PMAPSIZE] / 8 <<
+	    (d->info.version == 1 ? AMD64_PAGE_SHIFT : AMD64_PDRSHIFT));
+	return DK_OK;
+}
+
+static unsigned
+amd64_prot(uint64_t e)
+{
+	return ((e & AMD64_PG_RW) ? DK_PROT_W : 0) |
+	    ((e & AMD64_PG_NX) ? 0 : DK_PROT_X);
+}
+
+static enum dk_status
+amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
+    struct dk_err *err)
+{
+	uint64_t kb = d->hdr.v[DK_H_KERNBASE], e, pt;
+	enum dk_status st;
+
+	if (va < kb)
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not mapped (below kernbase %#jx, outside the direct map)",
+		    (uintmax_t)va, (uintmax_t)kb);
+	if (d->info.version == 1) {
+		st = dk_md_pmap_entry(d, (va - kb) >> AMD64_PAGE_SHIFT, &e,
+		    err);
+	} else
+		st = dk_md_pmap_entry(d, (va - kb) >> AMD64_PDRSHIFT, &e, err);
+	if (st != DK_OK)
+		return dk_err_prefix(err, "virtual address %#jx",
+		    (uintmax_t)va);
+	if (!(e & AMD64_PG_V))
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not mapped (%s %#jx has no PG_V)", (uintmax_t)va,
+		    d->info.version == 1 ? "PTE" : "PDE", (uintmax_t)e);
+	if (d->info.version == 1) {
+		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
+	} else if (e & AMD64_PG_PS) {
+		*pa = (e & AMD64_PG_PS_FRAME) | (va & 0x1fffff);
+		DK_TRACE(d, "va %#jx: 2 MiB page, PDE %#jx", (uintmax_t)va,
+		    (uintmax_t)e);
+	} else {
+		pt = (e & AMD64_PG_FRAME) + ((va >> AMD64_PAGE_SHIFT) &
+		    (AMD64_NPTEPG - 1)) * 8;
+		if ((st = dk_read_pa_u64(d, pt, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: "
+			    "page-table page", (uintmax_t)va);
+		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
+		    (uintmax_t)pt, (uintmax_t)e);
+		if (!(e & AMD64_PG_V))
+			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (PTE %#jx at pa %#jx has no "
+			    "PG_V)", (uintmax_t)va, (uintmax_t)e,
+			    (uintmax_t)pt);
+		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
+	}
+	if (prot != NULL)
+		*prot = amd64_prot(e);
+	return DK_OK;
+}
+
+static uint64_t
+amd64_pte(uint64_t pa, unsigned prot)
+{
+	return pa | AMD64_PG_V | AMD64_PG_A | AMD64_PG_M | AMD64_PG_G |
+	    ((prot & DK_PROT_W) ? AMD64_PG_RW : 0) |
+	    ((prot & DK_PROT_X) ? 0 : AMD64_PG_NX);
+}
+
+/*
+ * Encode the maps as the kernel writes them.  v1: a PTE per page (large
+ * maps expanded).  v2+: a page of PDEs per GiB; a large map becomes PS
+ * PDEs, small maps go to page-table pages taken from alloc_pt.
+ */
+static enum dk_status
+amd64_pmap_build(struct dk_pmap_build *b, struct dk_err *err)
+{
+	uint64_t kb = b->hdr->v[DK_H_KERNBASE];
+	unsigned shift = b->version == 1 ? AMD64_PAGE_SHIFT : AMD64_PDRSHIFT;
+	uint64_t unit = (uint64_t)AMD64_NPTEPG << shift;
+	uint64_t nent = ((b->kva_end - kb + unit - 1) / unit) * AMD64_NPTEPG;
+	uint64_t *ptidx = NULL;
+
+	b->pmap_len = nent * 8;
+	b->pmap = calloc(1, b->pmap_len);
+	if (b->version != 1)
+		ptidx = calloc(nent, sizeof(*ptidx));	/* 1 + page index */
+	b->pt_pa = calloc(nent, sizeof(*b->pt_pa));
+	if (b->pmap == NULL || (b->version != 1 && ptidx == NULL) ||
+	    b->pt_pa == NULL) {
+		free(ptidx);
+		return dk_err_set(err, DK_ENOMEM, "pmap: out of memory");
+	}
+	for (size_t m = 0; m < b->nmaps; m++) {
+		const struct dk_map *mp = &b->maps[m];
+
+		for (uint64_t o = 0; o < mp->len; ) {
+			uint64_t va = mp->va + o, i = (va - kb) >> shift;
+			uint64_t pte = amd64_pte(mp->pa + o, mp->prot);
+
+			if (b->version == 1) {
+				enc_le64(b->pmap + 8 * i, pte);
+				o += 1u << AMD64_PAGE_SHIFT;
+			} else if (mp->large) {
+				enc_le64(b->pmap + 8 * i, pte | AMD64_PG_PS);
+				o += 1u << AMD64_PDRSHIFT;
+			} else {
+				uint8_t *pt;
+
+				if (ptidx[i] == 0) {
+					uint8_t *nd = realloc(b->pt_data,
+					    (b->npt + 1) << AMD64_PAGE_SHIFT);
+
+					if (nd == NULL) {
+						free(ptidx);
+						return dk_err_set(err,
+						    DK_ENOMEM, "pmap: out of "
+						    "memory");
+					}
+					b->pt_data = nd;
+					memset(nd + (b->npt << 12), 0, 4096);
+					b->pt_pa[b->npt] = b->alloc_pt(
+					    b->alloc_arg);
+					enc_le64(b->pmap + 8 * i,
+					    b->pt_pa[b->npt] | AMD64_PG_V |
+					    AMD64_PG_RW | AMD64_PG_A);
+					ptidx[i] = ++b->npt;
+				}
+				pt = b->pt_data + ((ptidx[i] - 1) << 12);
+				enc_le64(pt + 8 * ((va >> 12) & 511), pte);
+				o += 1u << AMD64_PAGE_SHIFT;
+			}
+		}
+	}
+	free(ptidx);
+	return DK_OK;
+}
+
+static void
+amd64_gen_defaults(const struct dk_arch *a, uint32_t version,
+    struct dk_mdgen *g, struct dk_hdr *h)
+{
+	(void)a;
+	memset(g, 0, sizeof(*g));
+	if (version == 1) {
+		/* 2006: KVA was the 2 GiB below the top, DMAP 512 GiB. */
+		g->kernbase = 0xffffffff80000000ull;
+		g->dmap_base = 0xffffff0000000000ull;
+		g->dmap_end = 0xffffff8000000000ull;
+		g->ktext_va = 0xffffffff80200000ull;
+		g->kmem_va = 0xffffffff90000000ull;
+		g->pmap_unit = 1ull << 21;
+	} else {
+		/* VM_MIN_KERNEL_ADDRESS, and a 4 TiB DMAP (FreeBSD 13). */
+		g->kernbase = 0xfffffe0000000000ull;
+		g->dmap_base = 0xfffff80000000000ull;
+		g->dmap_end = 0xfffffc0000000000ull;
+		g->ktext_va = 0xffffffff80200000ull;
+		g->kmem_va = 0xfffffe0000200000ull;
+		g->pmap_unit = 1ull << 30;
+	}
+	g->phys_base = 0;
+	g->large_size = 1ull << 21;
+	g->phys_max = 1ull << 52;
+	g->msgbufsize = 0x18000 - 0x40;	/* MSGBUF_SIZE less struct msgbuf */
+	h->v[DK_H_KERNBASE] = g->kernbase;
+	h->v[DK_H_DMAPBASE] = g->dmap_base;
+	h->v[DK_H_DMAPEND] = g->dmap_end;
+}
+
+const struct dk_mdarch dk_md_amd64 = {
+	.family		= "amd64",
+	.magic		= "minidump FreeBSD/amd64",
+	.layout		= &amd64_layout,
+	.versions	= V123,
+	.bitmap_word	= amd64_bitmap_word,
+	.setup		= amd64_setup,
+	.kvtop		= amd64_kvtop,
+	.pmap_build	= amd64_pmap_build,
+	.gen_defaults	= amd64_gen_defaults,
+};

@@ -1,0 +1,307 @@
+/*
+ * dump.c -- opening a dump and reading from it, whatever its format.
+ *
+ * THE list of formats is here.  Each format's probe looks at the first
+ * bytes only and answers DK_OK (mine), DK_NOMATCH (try the next) or an
+ * error, which stops the search: a damaged minidump is reported as a
+ * damaged minidump, not as an unknown file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "private.h"
+
+static const struct dk_format_ops *const formats[] = {
+	&dk_fmt_minidump,
+};
+
+#define	DK_READ_CHUNK	(1u << 20)
+
+static enum dk_status
+open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	const char *t = getenv("DUMPKIT_TRACE");
+	enum dk_status st;
+
+	d->trace = t != NULL && *t != '\0' && strcmp(t, "0") != 0;
+	for (size_t i = 0; i < DK_ARRAY_LEN(formats); i++) {
+		st = formats[i]->probe(&d->src, err);
+		if (st == DK_NOMATCH)
+			continue;
+		if (st != DK_OK)
+			return st;
+		DK_TRACE(d, "format %s, %ju bytes", formats[i]->name,
+		    (uintmax_t)d->src.size);
+		d->fmt = formats[i];
+		d->info.file_size = d->src.size;
+		return formats[i]->open(d, o, err);
+	}
+	return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump format "
+	    "dumpkit knows (expected \"minidump\" in the first 8 bytes)",
+	    d->src.name);
+}
+
+static struct dk_dump *
+new_dump(const char *name, struct dk_err *err)
+{
+	struct dk_dump *d = calloc(1, sizeof(*d) + strlen(name) + 1);
+
+	if (d == NULL) {
+		dk_err_set(err, DK_ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	d->src.fd = -1;
+	d->src.name = strcpy((char *)(d + 1), name);
+	return d;
+}
+
+DK_EXPORT enum dk_status
+dk_open(const char *path, const struct dk_open_opts *o, struct dk_dump **dp,
+    struct dk_err *err)
+{
+	struct dk_dump *d;
+	struct stat sb;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	*dp = NULL;
+	if ((d = new_dump(path, err)) == NULL)
+		return DK_ENOMEM;
+	d->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->src.fd < 0 || fstat(d->src.fd, &sb) != 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
+		err->sys_errno = errno;
+		dk_close(d);
+		return DK_ESYS;
+	}
+	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
+		dk_close(d);
+		return dk_err_set(err, DK_EINVAL, "%s: not a regular file",
+		    path);
+	}
+	d->src.size = (uint64_t)sb.st_size;
+	if (S_ISBLK(sb.st_mode)) {
+		off_t end = lseek(d->src.fd, 0, SEEK_END);
+
+		d->src.size = end < 0 ? 0 : (uint64_t)end;
+	}
+	if ((st = open_src(d, o, err)) != DK_OK) {
+		dk_close(d);
+		return st;
+	}
+	*dp = d;
+	return DK_OK;
+}
+
+DK_EXPORT enum dk_status
+dk_open_mem(const void *buf, size_t len, const char *name,
+    const struct dk_open_opts *o, struct dk_dump **dp, struct dk_err *err)
+{
+	struct dk_dump *d;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	*dp = NULL;
+	if ((d = new_dump(name, err)) == NULL)
+		return DK_ENOMEM;
+	d->src.mem = buf;
+	d->src.size = len;
+	if ((st = open_src(d, o, err)) != DK_OK) {
+		dk_close(d);
+		return st;
+	}
+	*dp = d;
+	return DK_OK;
+}
+
+DK_EXPORT void
+dk_close(struct dk_dump *d)
+{
+	if (d == NULL)
+		return;
+	if (d->fmt != NULL && d->fmt->close != NULL)
+		d->fmt->close(d);
+	if (d->src.fd >= 0)
+		close(d->src.fd);
+	free(d);
+}
+
+DK_EXPORT const struct dk_info *
+dk_info(const struct dk_dump *d)
+{
+	return &d->info;
+}
+
+DK_EXPORT size_t
+dk_header_nfields(const struct dk_dump *d)
+{
+	size_t n = 0;
+
+	if (d->md == NULL)
+		return 0;
+	for (size_t i = 0; i < d->md->layout->nfields; i++)
+		if (d->md->layout->fields[i].versions & DK_V(d->info.version))
+			n++;
+	return n;
+}
+
+DK_EXPORT int
+dk_header_field(const struct dk_dump *d, size_t idx, struct dk_hfield *out)
+{
+	size_t n = 0;
+
+	if (d->md == NULL)
+		return -1;
+	for (size_t i = 0; i < d->md->layout->nfields; i++) {
+		const struct dk_field *f = &d->md->layout->fields[i];
+
+		if (!(f->versions & DK_V(d->info.version)))
+			continue;
+		if (n++ != idx)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->name = f->name;
+		out->offset = f->off;
+		out->size = f->size;
+		out->is_string = f->kind == DK_FK_CHARS;
+		if (out->is_string)
+			memcpy(out->str, d->hdr.s[f->id], sizeof(out->str));
+		else if (f->kind != DK_FK_PAD)
+			out->value = d->hdr.v[f->id];
+		return 0;
+	}
+	return -1;
+}
+
+DK_EXPORT size_t
+dk_phys_nranges(const struct dk_dump *d)
+{
+	return d->navail;
+}
+
+DK_EXPORT struct dk_range
+dk_phys_range(const struct dk_dump *d, size_t i)
+{
+	struct dk_range r = { 0, 0 };
+
+	if (i < d->navail)
+		r = d->avail[i];
+	return r;
+}
+
+DK_EXPORT enum dk_status
+dk_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
+    struct dk_err *err)
+{
+	return d->fmt->pa_offset(d, pa, off, err);
+}
+
+/*
+ * Read physical memory.  Pages that follow each other in physical memory
+ * and in the file are read with one pread.
+ */
+DK_EXPORT enum dk_status
+dk_read_pa(struct dk_dump *d, uint64_t pa, void *buf, size_t len,
+    struct dk_err *err)
+{
+	uint8_t *p = buf;
+	uint64_t mask = d->page_size - 1;
+
+	while (len > 0) {
+		uint64_t off, next;
+		size_t n = (size_t)(d->page_size - (pa & mask));
+		enum dk_status st;
+
+		if ((st = d->fmt->pa_offset(d, pa, &off, err)) != DK_OK)
+			return st;
+		if (n > len)
+			n = len;
+		/* Extend over following pages that are adjacent in the file. */
+		while (n < len && n < DK_READ_CHUNK &&
+		    d->fmt->pa_offset(d, pa + n, &next, err) == DK_OK &&
+		    next == off + n)
+			n += len - n < d->page_size ? len - n :
+			    (size_t)d->page_size;
+		dk_err_clear(err);
+		st = dk_src_pread(&d->src, p, n, off, "page data", err);
+		if (st != DK_OK)
+			return dk_err_prefix(err, "physical address %#jx",
+			    (uintmax_t)pa);
+		p += n;
+		pa += n;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+DK_EXPORT enum dk_status
+dk_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+{
+	return d->fmt->kvtop(d, va, pa, err);
+}
+
+DK_EXPORT enum dk_status
+dk_read_va(struct dk_dump *d, uint64_t va, void *buf, size_t len,
+    struct dk_err *err)
+{
+	uint8_t *p = buf;
+	uint64_t mask = d->page_size - 1;
+
+	while (len > 0) {
+		size_t n = (size_t)(d->page_size - (va & mask));
+		uint64_t pa;
+		enum dk_status st;
+
+		if (n > len)
+			n = len;
+		if ((st = dk_kvtop(d, va, &pa, err)) != DK_OK)
+			return st;
+		if ((st = dk_read_pa(d, pa, p, n, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx",
+			    (uintmax_t)va);
+		p += n;
+		va += n;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_read_pa_u64(struct dk_dump *d, uint64_t pa, uint64_t *v,
+    struct dk_err *err)
+{
+	uint8_t b[8];
+	enum dk_status st;
+
+	if ((st = dk_read_pa(d, pa, b, sizeof(b), err)) != DK_OK)
+		return st;
+	*v = dec_uint(b, 8, d->arch->endian);
+	return DK_OK;
+}
+
+DK_EXPORT int
+dk_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+    struct dk_run *run)
+{
+	return d->fmt->run_next(d, it, run);
+}
+
+DK_EXPORT enum dk_status
+dk_read_msgbuf(struct dk_dump *d, void *buf, size_t len, size_t *got,
+    struct dk_err *err)
+{
+	uint64_t size = d->hdr.v[DK_H_MSGBUFSIZE];
+	size_t n = size < len ? (size_t)size : len;
+
+	*got = 0;
+	if (dk_src_pread(&d->src, buf, n, d->off_msgbuf, "msgbuf", err) !=
+	    DK_OK)
+		return err->code;
+	*got = n;
+	return DK_OK;
+}

@@ -1,0 +1,225 @@
+/*
+ * dumpkit.h -- the public interface of libdumpkit.
+ *
+ * libdumpkit reads and writes kernel crash dumps on any host, whatever the
+ * architecture, word size or byte order of the machine that wrote them.
+ * Every on-disk integer is decoded with an explicit width and byte order.
+ *
+ * Conventions:
+ *  - Errors: each fallible call takes a caller-owned struct dk_err as its
+ *    last argument and returns its code (DK_OK on success).  The message
+ *    names the file, the byte offset, what was expected and what was found.
+ *  - No global mutable state: every piece of state hangs off a handle, so
+ *    several dumps may be open in several threads (one thread per handle).
+ *  - Addresses, sizes and offsets are uint64_t everywhere.
+ */
+#ifndef DUMPKIT_H
+#define DUMPKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define	DK_VERSION_STRING	"0.1.0"
+
+/* Result codes: few, each telling the caller what to do next. */
+enum dk_status {
+	DK_OK = 0,
+	DK_NOMATCH,	/* probe only: not this format; try the next one */
+	DK_ESYS,	/* an OS call failed; errno is in sys_errno */
+	DK_ETRUNC,	/* the input ends inside a structure or section */
+	DK_ECORRUPT,	/* the input breaks a rule of its format */
+	DK_EUNSUP,	/* valid input that dumpkit does not handle */
+	DK_ELIMIT,	/* a named sanity limit was exceeded */
+	DK_ENOMEM,	/* out of memory */
+	DK_EINVAL,	/* caller misuse or bad option */
+	DK_ENOTMAPPED,	/* an address has no translation */
+	DK_ENOTDUMPED,	/* an address is valid but its page is not in the dump */
+	DK_EAMBIG,	/* the dump alone cannot decide; ask for --arch */
+};
+
+/* The error object: owned by the caller, never allocated. */
+struct dk_err {
+	enum dk_status	code;
+	int		sys_errno;
+	char		msg[512];
+};
+
+/* Set err and return code, so callers may "return dk_err_set(...)". */
+enum dk_status	dk_err_set(struct dk_err *, enum dk_status, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+/* Prefix err's message with context ("file: ..."); keeps and returns code. */
+enum dk_status	dk_err_prefix(struct dk_err *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+/* Reset err to DK_OK with an empty message. */
+void		dk_err_clear(struct dk_err *);
+/* A short name for a status code ("ECORRUPT"). */
+const char     *dk_status_name(enum dk_status);
+
+/* Byte order of a dump.  DK_ENDIAN_UNKNOWN only before detection. */
+enum dk_endian {
+	DK_ENDIAN_UNKNOWN = 0,
+	DK_LE,
+	DK_BE,
+};
+
+/* What decided the architecture variant (byte order, ABI) of a dump. */
+enum dk_decided {
+	DK_BY_FORMAT = 0,	/* the format exists in one variant only */
+	DK_BY_HEADER,		/* inferred from header values */
+	DK_BY_KERNEL,		/* the kernel ELF image (--kernel) */
+	DK_BY_OPTION,		/* the caller named the architecture (--arch) */
+};
+
+/* The version of the library actually linked, e.g. "0.1.0". */
+const char     *dumpkit_version(void);
+
+/*
+ * Architectures.  One row per (machine, byte order, ABI): "amd64", "i386",
+ * "arm", "armeb", "aarch64", ...  The row names are FreeBSD's MACHINE_ARCH.
+ */
+struct dk_arch;
+
+/* The i-th architecture row, or NULL past the end. */
+const struct dk_arch *dk_arch_at(size_t);
+/* Look an architecture up by name or alias; NULL if unknown. */
+const struct dk_arch *dk_arch_by_name(const char *);
+/* The row's canonical name ("armeb"). */
+const char     *dk_arch_name(const struct dk_arch *);
+/* The row's byte order. */
+enum dk_endian	dk_arch_endian(const struct dk_arch *);
+
+/* Options for dk_open(); a zeroed struct means "detect everything". */
+struct dk_open_opts {
+	const char	*arch;		/* architecture name, or NULL */
+	const char	*kernel;	/* path of the kernel ELF image, or NULL */
+};
+
+struct dk_dump;
+
+/* Open a dump read-only; the format is detected from its content. */
+enum dk_status	dk_open(const char *path, const struct dk_open_opts *,
+		    struct dk_dump **, struct dk_err *);
+/* Open a dump held in memory (tests, fuzzing); buf must outlive the dump. */
+enum dk_status	dk_open_mem(const void *buf, size_t len, const char *name,
+		    const struct dk_open_opts *, struct dk_dump **,
+		    struct dk_err *);
+/* Close a dump and free everything it holds; NULL is allowed. */
+void		dk_close(struct dk_dump *);
+
+/* A region of the dump file. */
+struct dk_section {
+	const char	*name;		/* "header", "msgbuf", "bitmap", ... */
+	uint64_t	 offset;	/* byte offset in the file */
+	uint64_t	 size;		/* bytes the header declares */
+	uint64_t	 space;		/* bytes occupied (page-rounded) */
+};
+
+#define	DK_MAX_SECTIONS	8
+
+/* What the library knows of an open dump.  Valid until dk_close(). */
+struct dk_info {
+	const char	*format;	/* "minidump" */
+	const char	*arch;		/* architecture row name */
+	const char	*arch_why;	/* what decided the row, in words */
+	enum dk_decided	 arch_by;
+	uint32_t	 version;	/* format version */
+	enum dk_endian	 endian;
+	uint32_t	 page_size;
+	uint64_t	 kernbase;	/* start of the kernel map */
+	uint64_t	 kva_end;	/* end of what the page-table area covers */
+	int		 has_dmap;	/* a direct map window exists */
+	uint64_t	 dmap_base;	/* first VA of the direct map */
+	uint64_t	 dmap_end;	/* end of the direct map (exclusive) */
+	uint64_t	 dmap_phys;	/* PA mapped at dmap_base */
+	uint64_t	 file_size;
+	uint64_t	 npages;	/* pages stored in the dump */
+	uint64_t	 npages_present;/* of those, pages the file holds whole */
+	size_t		 nsections;
+	struct dk_section sections[DK_MAX_SECTIONS];
+};
+
+/* Describe an open dump. */
+const struct dk_info *dk_info(const struct dk_dump *);
+
+/* The decoded header, field by field, in the order of the on-disk layout. */
+struct dk_hfield {
+	const char	*name;		/* field name, as FORMATS.md spells it */
+	uint32_t	 offset;	/* byte offset in the header */
+	uint32_t	 size;		/* bytes */
+	int		 is_string;	/* char[] field: str is set, value is 0 */
+	uint64_t	 value;
+	char		 str[40];
+};
+
+/* Number of header fields present in this dump's version. */
+size_t		dk_header_nfields(const struct dk_dump *);
+/* Fetch header field i (0 <= i < dk_header_nfields()); returns 0 or -1. */
+int		dk_header_field(const struct dk_dump *, size_t,
+		    struct dk_hfield *);
+
+/* The physical ranges the machine had (dump_avail), as [start, end). */
+struct dk_range {
+	uint64_t	start;
+	uint64_t	end;
+};
+
+/* Number of physical memory ranges of the dump. */
+size_t		dk_phys_nranges(const struct dk_dump *);
+/* Physical range i. */
+struct dk_range	dk_phys_range(const struct dk_dump *, size_t);
+
+/* Read len bytes of physical memory at pa; fails if any byte is absent. */
+enum dk_status	dk_read_pa(struct dk_dump *, uint64_t pa, void *buf,
+		    size_t len, struct dk_err *);
+/* Translate a kernel virtual address (direct map or page tables). */
+enum dk_status	dk_kvtop(struct dk_dump *, uint64_t va, uint64_t *pa,
+		    struct dk_err *);
+/* Read len bytes of kernel virtual memory at va. */
+enum dk_status	dk_read_va(struct dk_dump *, uint64_t va, void *buf,
+		    size_t len, struct dk_err *);
+/* File offset of the byte at physical address pa, if it is dumped. */
+enum dk_status	dk_pa_offset(struct dk_dump *, uint64_t pa, uint64_t *off,
+		    struct dk_err *);
+
+/* A run of dumped pages, contiguous in physical memory and in the file. */
+struct dk_run {
+	uint64_t	pa;		/* first physical address */
+	uint64_t	len;		/* bytes */
+	uint64_t	offset;		/* file offset of the first byte */
+};
+
+/* Iterator state for dk_run_next(); zero it to start. */
+struct dk_run_iter {
+	uint64_t	next_bit;
+	size_t		range;
+};
+
+/* Next run in ascending physical order: 1 = *run set, 0 = no more. */
+int		dk_run_next(const struct dk_dump *, struct dk_run_iter *,
+		    struct dk_run *);
+
+/* Read up to len bytes of the msgbuf section; *got is the count read. */
+enum dk_status	dk_read_msgbuf(struct dk_dump *, void *buf, size_t len,
+		    size_t *got, struct dk_err *);
+
+/*
+ * The fixture pattern (docs/fixture-pattern.md): the content dumpgen
+ * gives every physical page that is not a page-table page.
+ */
+/* Nonzero if the 4 KiB frame holding pa is all zero in the pattern. */
+int		dk_pattern_zero(uint64_t seed, uint64_t pa);
+/* The pattern's 64-bit word at the 8-byte-aligned address pa & ~7. */
+uint64_t	dk_pattern_word(uint64_t seed, uint64_t pa);
+/* Fill buf with the pattern's len bytes at physical address pa. */
+void		dk_pattern_fill(uint64_t seed, uint64_t pa, void *buf,
+		    size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DUMPKIT_H */

@@ -1,0 +1,738 @@
+/*
+ * fmt_minidump.c -- FreeBSD minidumps, every architecture (FORMATS.md 1).
+ *
+ * A minidump is a sequence of page-aligned sections:
+ *
+ *	header page | msgbuf | [dump_avail] | bitmap | pmap area | pages
+ *
+ * The header is the kernel's struct minidumphdr, written natively at the
+ * start of a zeroed page; each family (arch_*.c) supplies its layout
+ * table.  Each section occupies round_page(size) bytes.  dump_avail
+ * exists in the newest version of every family; without it bit i of the
+ * bitmap is physical page i, with it the bits are numbered consecutively
+ * across the dump_avail ranges (FORMATS.md 1.4).  Pages follow in
+ * ascending physical order, one per set bit.
+ *
+ * The header does not state its byte order.  A family that exists in
+ * both orders (arm) is decided by --arch, by the kernel's ELF image, or
+ * by the version field, which reads as a small number in one order only.
+ *
+ * Producer quirks handled here: libkvm reads big-endian bitmaps as host
+ * words and returns another page's bytes for a physical address in a
+ * dump_avail hole; dumpkit does neither.  A truncated file is accepted:
+ * the pages it lacks read as DK_ETRUNC naming their offset.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "minidump.h"
+#include "private.h"
+
+#define	MD_MAGIC_PREFIX		"minidump"
+#define	MD_HDR_READ		4096	/* enough for every header */
+#define	MD_BITMAP_CHUNK		(1u << 20)
+
+static const struct dk_mdarch *const families[] = {
+	&dk_md_amd64,
+	&dk_md_i386,
+	&dk_md_arm64,
+	&dk_md_arm,		/* "minidump FreeBSD/arm" + NUL: after arm64 */
+};
+
+const struct dk_mdarch *
+dk_md_family(const char *name)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(families); i++)
+		if (strcmp(families[i]->family, name) == 0)
+			return families[i];
+	return NULL;
+}
+
+/* A field of the family's layout that has the same place in every version. */
+static const struct dk_field *
+any_version(const struct dk_layout *l, unsigned id)
+{
+	for (size_t i = 0; i < l->nfields; i++)
+		if (l->fields[i].id == id)
+			return &l->fields[i];
+	return NULL;
+}
+
+static uint64_t
+round_up(uint64_t x, uint64_t page)
+{
+	return (x + page - 1) & ~(page - 1);
+}
+
+static enum dk_status
+md_probe(const struct dk_src *src, struct dk_err *err)
+{
+	uint8_t m[8];
+
+	if (src->size < sizeof(m))
+		return DK_NOMATCH;
+	if (dk_src_pread(src, m, sizeof(m), 0, "magic", err) != DK_OK)
+		return err->code;
+	return memcmp(m, MD_MAGIC_PREFIX, sizeof(m)) == 0 ? DK_OK :
+	    DK_NOMATCH;
+}
+
+/* Which family's magic, compared with its NUL padding, is at buf? */
+static const struct dk_mdarch *
+match_family(const uint8_t *buf)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(families); i++) {
+		const struct dk_field *f = any_version(families[i]->layout,
+		    DK_H_MAGIC);
+		char want[64] = { 0 };
+
+		strncpy(want, families[i]->magic, sizeof(want) - 1);
+		if (memcmp(buf + f->off, want, f->size) == 0)
+			return families[i];
+	}
+	return NULL;
+}
+
+/*
+ * Choose the architecture row: --arch, then --kernel, then the only row
+ * of the family, then the byte order in which the version field is one
+ * of the family's versions.
+ */
+static enum dk_status
+choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
+    const struct dk_open_opts *o, struct dk_err *err)
+{
+	const struct dk_field *vf = any_version(md->layout, DK_H_VERSION);
+	const struct dk_arch *row = NULL, *le, *be;
+	enum dk_status st;
+	uint64_t vle, vbe;
+	int okle, okbe;
+
+	if (o != NULL && o->arch != NULL) {
+		row = dk_arch_by_name(o->arch);
+		if (row == NULL)
+			return dk_err_set(err, DK_EINVAL, "unknown architecture "
+			    "'%s'", o->arch);
+		d->info.arch_by = DK_BY_OPTION;
+		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s",
+		    o->arch);
+	} else if (o != NULL && o->kernel != NULL) {
+		if ((st = dk_arch_from_kernel(o->kernel, &row, err)) != DK_OK)
+			return st;
+		d->info.arch_by = DK_BY_KERNEL;
+		snprintf(d->arch_why, sizeof(d->arch_why), "kernel ELF "
+		    "header of %s", o->kernel);
+	}
+	if (row != NULL) {
+		if (row->minidump != md)
+			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			    "magic says \"%s\", which is not a minidump of %s "
+			    "(%s)", d->src.name, md->magic, row->name,
+			    d->arch_why);
+		d->arch = row;
+		return DK_OK;
+	}
+	le = dk_arch_family_endian(md->family, DK_LE);
+	be = dk_arch_family_endian(md->family, DK_BE);
+	if (le == NULL || be == NULL) {
+		d->arch = le != NULL ? le : be;
+		d->info.arch_by = DK_BY_FORMAT;
+		snprintf(d->arch_why, sizeof(d->arch_why), "the magic: %s "
+		    "minidumps exist in one byte order only", md->family);
+		return DK_OK;
+	}
+	vle = dec_uint(buf + vf->off, vf->size, DK_LE);
+	vbe = dec_uint(buf + vf->off, vf->size, DK_BE);
+	okle = vle < 16 && (md->versions & DK_V(vle));
+	okbe = vbe < 16 && (md->versions & DK_V(vbe));
+	if (okle && okbe)
+		return dk_err_set(err, DK_EAMBIG, "%s: offset %u: version "
+		    "%ju reads the same in both byte orders; name the "
+		    "architecture with --arch %s or --arch %s", d->src.name,
+		    vf->off, (uintmax_t)vle, le->name, be->name);
+	if (!okle && !okbe)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: unknown "
+		    "%s minidump version (0x%08jx little-endian, 0x%08jx "
+		    "big-endian)", d->src.name, vf->off, md->family,
+		    (uintmax_t)vle, (uintmax_t)vbe);
+	d->arch = okle ? le : be;
+	d->info.arch_by = DK_BY_HEADER;
+	snprintf(d->arch_why, sizeof(d->arch_why), "header: the version "
+	    "field at offset %u is %ju only when read %s-endian", vf->off,
+	    (uintmax_t)(okle ? vle : vbe), okle ? "little" : "big");
+	return DK_OK;
+}
+
+static void
+add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size)
+{
+	struct dk_section *s;
+
+	if (d->info.nsections >= DK_MAX_SECTIONS)
+		return;
+	s = &d->info.sections[d->info.nsections++];
+	s->name = name;
+	s->offset = off;
+	s->size = size;
+	s->space = round_up(size, d->page_size);
+}
+
+/* Read and check dump_avail: [start, end) pairs ended by an end of 0. */
+static enum dk_status
+load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
+{
+	uint64_t nbytes = size < DK_MAX_AVAIL * 16 ? size : DK_MAX_AVAIL * 16;
+	enum dk_endian e = d->arch->endian;
+	uint8_t *buf;
+	size_t n = 0, cap = nbytes / 16;
+	enum dk_status st;
+
+	buf = malloc(nbytes ? nbytes : 1);
+	d->avail = calloc(cap + 1, sizeof(*d->avail));
+	d->avail_bit = calloc(cap + 2, sizeof(*d->avail_bit));
+	if (buf == NULL || d->avail == NULL || d->avail_bit == NULL) {
+		free(buf);
+		return dk_err_set(err, DK_ENOMEM, "dump_avail: out of memory");
+	}
+	st = dk_src_pread(&d->src, buf, nbytes, d->off_avail, "dump_avail",
+	    err);
+	for (; st == DK_OK; n++) {
+		uint64_t start, end;
+
+		if (n == cap) {
+			st = dk_err_set(err, size > nbytes ? DK_ELIMIT :
+			    DK_ECORRUPT, "%s: offset %#jx: dump_avail: no "
+			    "terminating pair (end 0) in %zu pairs",
+			    d->src.name, (uintmax_t)d->off_avail, n);
+			break;
+		}
+		start = dec_uint(buf + 16 * n, 8, e);
+		end = dec_uint(buf + 16 * n + 8, 8, e);
+		if (end == 0)
+			break;
+		if (end <= start) {
+			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "dump_avail[%zu]: expected start < end, found "
+			    "[%#jx, %#jx)", d->src.name,
+			    (uintmax_t)(d->off_avail + 16 * n), n,
+			    (uintmax_t)start, (uintmax_t)end);
+			break;
+		}
+		d->avail[n].start = start;
+		d->avail[n].end = end;
+		DK_TRACE(d, "dump_avail[%zu] = [%#jx, %#jx)", n,
+		    (uintmax_t)start, (uintmax_t)end);
+	}
+	free(buf);
+	d->navail = n;
+	return st;
+}
+
+/* Pages of range r, counted as the kernel counts them (FORMATS.md 1.4). */
+static uint64_t
+range_pages(const struct dk_dump *d, const struct dk_range *r)
+{
+	uint64_t mask = d->page_size - 1;
+
+	return ((r->end >> d->page_shift) + ((r->end & mask) != 0)) -
+	    (r->start >> d->page_shift);
+}
+
+static enum dk_status
+load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
+{
+	unsigned ws = d->md->bitmap_word(d->arch, d->info.version);
+	uint64_t nbits = 0, nbytes, done;
+	uint8_t *buf;
+	enum dk_status st;
+
+	if (d->navail == 0) {
+		/* No dump_avail: bit i is physical page i. */
+		d->avail = calloc(1, sizeof(*d->avail));
+		d->avail_bit = calloc(2, sizeof(*d->avail_bit));
+		if (d->avail == NULL || d->avail_bit == NULL)
+			return dk_err_set(err, DK_ENOMEM, "out of memory");
+		d->navail = 1;
+		d->avail[0].end = (bitmapsize * 8) << d->page_shift;
+		if (bitmapsize == 0)
+			d->navail = 0;
+	}
+	for (size_t i = 0; i < d->navail; i++) {
+		d->avail_bit[i] = nbits;
+		nbits += range_pages(d, &d->avail[i]);
+		if (nbits > bitmapsize * 8)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "dump_avail[%zu] needs bits up to %ju, but the "
+			    "bitmap has %ju (bitmapsize %#jx)", d->src.name,
+			    (uintmax_t)(d->off_avail + 16 * i), i,
+			    (uintmax_t)nbits, (uintmax_t)(bitmapsize * 8),
+			    (uintmax_t)bitmapsize);
+	}
+	d->avail_bit[d->navail] = nbits;
+	if ((st = dk_bitmap_init(&d->bm, nbits, err)) != DK_OK)
+		return st;
+	/* Only the bytes holding meaningful bits, in whole words. */
+	nbytes = (nbits + 8 * ws - 1) / (8 * ws) * ws;
+	buf = malloc(MD_BITMAP_CHUNK);
+	if (buf == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	for (done = 0; done < nbytes; done += MD_BITMAP_CHUNK) {
+		size_t n = nbytes - done < MD_BITMAP_CHUNK ?
+		    (size_t)(nbytes - done) : MD_BITMAP_CHUNK;
+
+		st = dk_src_pread(&d->src, buf, n, d->off_bitmap + done,
+		    "bitmap", err);
+		if (st != DK_OK)
+			break;
+		dk_bitmap_load(&d->bm, done, buf, n, ws, d->arch->endian);
+	}
+	free(buf);
+	if (st == DK_OK)
+		st = dk_bitmap_index(&d->bm, err);
+	DK_TRACE(d, "bitmap: %ju bits in %u-byte %s-endian words, %ju set",
+	    (uintmax_t)nbits, ws, d->arch->endian == DK_BE ? "big" : "little",
+	    (uintmax_t)d->bm.count);
+	return st;
+}
+
+static enum dk_status
+md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	uint8_t buf[MD_HDR_READ] = { 0 };
+	const struct dk_mdarch *md;
+	const struct dk_field *vf;
+	size_t hsize;
+	uint64_t off, end, sz[4];
+	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
+	    &d->off_pmap };
+	enum dk_status st;
+	static const char *const names[] = { "msgbuf", "dump_avail",
+	    "bitmap", "pmap" };
+
+	hsize = d->src.size < sizeof(buf) ? (size_t)d->src.size : sizeof(buf);
+	if ((st = dk_src_pread(&d->src, buf, hsize, 0, "header", err)) != DK_OK)
+		return st;
+	md = match_family(buf);
+	if (md == NULL) {
+		char seen[33];
+		size_t i;
+
+		for (i = 0; i < 32 && buf[i] >= 0x20 && buf[i] < 0x7f; i++)
+			seen[i] = (char)buf[i];
+		seen[i] = '\0';
+		return dk_err_set(err, DK_EUNSUP, "%s: offset 0: expected the "
+		    "magic of a known minidump (\"minidump FreeBSD/<arch>\" "
+		    "and NULs), found \"%s\"", d->src.name, seen);
+	}
+	d->md = md;
+	vf = any_version(md->layout, DK_H_VERSION);
+	if (d->src.size < vf->off + vf->size)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %u: the header "
+		    "ends before its version field (file is %ju bytes)",
+		    d->src.name, vf->off, (uintmax_t)d->src.size);
+	if ((st = choose_row(d, md, buf, o, err)) != DK_OK)
+		return st;
+	d->info.arch = d->arch->name;
+	d->info.arch_why = d->arch_why;
+	d->info.endian = d->arch->endian;
+	d->info.version = (uint32_t)dec_uint(buf + vf->off, vf->size,
+	    d->arch->endian);
+	if (d->info.version >= 16 || !(md->versions & DK_V(d->info.version)))
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: expected a "
+		    "%s minidump version (mask %#x), found %u", d->src.name,
+		    vf->off, md->family, md->versions, d->info.version);
+	hsize = dk_layout_size(md->layout, d->info.version);
+	if (d->src.size < hsize)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %ju: the version "
+		    "%u header needs %zu bytes, the file has %ju", d->src.name,
+		    (uintmax_t)d->src.size, d->info.version, hsize,
+		    (uintmax_t)d->src.size);
+	dk_layout_decode(md->layout, d->info.version, buf, d->arch->endian,
+	    &d->hdr);
+	DK_TRACE(d, "family %s, row %s (%s), version %u", md->family,
+	    d->arch->name, d->arch_why, d->info.version);
+	for (size_t i = 0; i < md->layout->nfields; i++) {
+		const struct dk_field *f = &md->layout->fields[i];
+
+		if ((f->versions & DK_V(d->info.version)) &&
+		    f->kind != DK_FK_PAD && f->kind != DK_FK_CHARS)
+			DK_TRACE(d, "header @%u %s = %#jx", f->off, f->name,
+			    (uintmax_t)d->hdr.v[f->id]);
+	}
+
+	d->page_shift = 12;
+	if (md->setup != NULL && (st = md->setup(d, err)) != DK_OK)
+		return st;
+	d->page_size = (uint64_t)1 << d->page_shift;
+	d->info.page_size = (uint32_t)d->page_size;
+	d->info.format = "minidump";
+	d->info.kernbase = d->hdr.v[DK_H_KERNBASE];
+
+	/* Sections, in file order (FORMATS.md 1.3). */
+	sz[0] = d->hdr.v[DK_H_MSGBUFSIZE];
+	sz[1] = d->hdr.v[DK_H_DUMPAVAILSIZE];
+	sz[2] = d->hdr.v[DK_H_BITMAPSIZE];
+	sz[3] = d->hdr.v[DK_H_PMAPSIZE];
+	add_section(d, "header", 0, hsize);
+	d->info.sections[0].space = d->page_size;
+	off = d->page_size;
+	for (int i = 0; i < 4; i++) {
+		*offp[i] = off;
+		if (i == 1 && !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+			continue;
+		add_section(d, names[i], off, sz[i]);
+		end = off + round_up(sz[i], d->page_size);
+		DK_TRACE(d, "section %s at %#jx, %#jx bytes", names[i],
+		    (uintmax_t)off, (uintmax_t)sz[i]);
+		if (end > d->src.size)
+			return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: "
+			    "section %s [%#jx, %#jx) extends past the end of "
+			    "the file at %#jx", d->src.name, (uintmax_t)off,
+			    names[i], (uintmax_t)off, (uintmax_t)end,
+			    (uintmax_t)d->src.size);
+		off = end;
+	}
+	d->off_pages = off;
+	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE) &&
+	    (st = load_avail(d, sz[1], err)) != DK_OK)
+		return st;
+	if ((st = load_bitmap(d, sz[2], err)) != DK_OK)
+		return st;
+	if (d->pte_size != 0)
+		d->pmap_nent = sz[3] / d->pte_size;
+	d->info.npages = d->bm.count;
+	d->info.npages_present = (d->src.size - d->off_pages) >> d->page_shift;
+	if (d->info.npages_present > d->info.npages)
+		d->info.npages_present = d->info.npages;
+	add_section(d, "pages", d->off_pages, d->info.npages << d->page_shift);
+	DK_TRACE(d, "pages at %#jx: %ju in the bitmap, %ju in the file",
+	    (uintmax_t)d->off_pages, (uintmax_t)d->info.npages,
+	    (uintmax_t)d->info.npages_present);
+	return DK_OK;
+}
+
+static void
+md_close(struct dk_dump *d)
+{
+	free(d->avail);
+	free(d->avail_bit);
+	dk_bitmap_free(&d->bm);
+}
+
+/* The dump_avail range holding pa, or navail. */
+static size_t
+find_range(const struct dk_dump *d, uint64_t pa)
+{
+	for (size_t i = 0; i < d->navail; i++)
+		if (pa >= d->avail[i].start && pa < d->avail[i].end)
+			return i;
+	return d->navail;
+}
+
+static enum dk_status
+md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
+    struct dk_err *err)
+{
+	size_t r = find_range(d, pa);
+	uint64_t bit, rank, off;
+
+	if (r == d->navail)
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
+		    "is outside physical memory (in no dump_avail range)",
+		    (uintmax_t)pa);
+	bit = d->avail_bit[r] + (pa >> d->page_shift) -
+	    (d->avail[r].start >> d->page_shift);
+	if (!dk_bitmap_test(&d->bm, bit))
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
+		    "page not in the dump (bitmap bit %ju is clear)",
+		    (uintmax_t)pa, (uintmax_t)bit);
+	rank = dk_bitmap_rank(&d->bm, bit);
+	off = d->off_pages + (rank << d->page_shift) +
+	    (pa & (d->page_size - 1));
+	if (rank >= d->info.npages_present)
+		return dk_err_set(err, DK_ETRUNC, "physical address %#jx: page "
+		    "%ju of the dump should be at offset %#jx, past the end of "
+		    "the truncated file at %#jx", (uintmax_t)pa,
+		    (uintmax_t)rank, (uintmax_t)(off & ~(d->page_size - 1)),
+		    (uintmax_t)d->src.size);
+	*offp = off;
+	return DK_OK;
+}
+
+static enum dk_status
+md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+{
+	if (d->info.has_dmap && va >= d->info.dmap_base &&
+	    va < d->info.dmap_end) {
+		*pa = va - d->info.dmap_base + d->info.dmap_phys;
+		DK_TRACE(d, "va %#jx: direct map -> pa %#jx", (uintmax_t)va,
+		    (uintmax_t)*pa);
+		return DK_OK;
+	}
+	return d->md->kvtop(d, va, pa, NULL, err);
+}
+
+enum dk_status
+dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
+    struct dk_err *err)
+{
+	uint8_t b[8];
+	uint64_t off;
+	enum dk_status st;
+
+	if (idx >= d->pmap_nent)
+		return dk_err_set(err, DK_ENOTMAPPED, "pmap index %ju is past "
+		    "the %ju entries of the page-table area", (uintmax_t)idx,
+		    (uintmax_t)d->pmap_nent);
+	off = d->off_pmap + idx * d->pte_size;
+	st = dk_src_pread(&d->src, b, d->pte_size, off, "pmap entry", err);
+	if (st != DK_OK)
+		return st;
+	*v = dec_uint(b, d->pte_size, d->arch->endian);
+	DK_TRACE(d, "pmap[%ju] @%#jx = %#jx", (uintmax_t)idx, (uintmax_t)off,
+	    (uintmax_t)*v);
+	return DK_OK;
+}
+
+static int
+md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+    struct dk_run *run)
+{
+	uint64_t b = dk_bitmap_next(&d->bm, it->next_bit, 1);
+	uint64_t e, rend;
+	size_t r = it->range;
+
+	if (b >= d->bm.nbits)
+		return 0;
+	while (r + 1 < d->navail && d->avail_bit[r + 1] <= b)
+		r++;
+	rend = d->avail_bit[r + 1];
+	e = dk_bitmap_next(&d->bm, b, 0);
+	if (e > rend)
+		e = rend;
+	run->pa = ((d->avail[r].start >> d->page_shift) + (b -
+	    d->avail_bit[r])) << d->page_shift;
+	run->len = (e - b) << d->page_shift;
+	run->offset = d->off_pages + (dk_bitmap_rank(&d->bm, b) <<
+	    d->page_shift);
+	it->next_bit = e;
+	it->range = r;
+	return 1;
+}
+
+const struct dk_format_ops dk_fmt_minidump = {
+	.name		= "minidump",
+	.desc		= "FreeBSD minidump (amd64, i386, arm, aarch64)",
+	.probe		= md_probe,
+	.open		= md_open,
+	.close		= md_close,
+	.pa_offset	= md_pa_offset,
+	.kvtop		= md_kvtop,
+	.run_next	= md_run_next,
+};
+
+/* ---------------------------------------------------------------------- */
+/* The writer.                                                             */
+
+#define	MD_WRITE_CHUNK	(1u << 20)
+
+static enum dk_status
+pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
+    const char *name, const char *what, struct dk_err *err)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			dk_err_set(err, DK_ESYS, "%s: offset %#jx: writing %s: "
+			    "%s", name, (uintmax_t)off, what, strerror(errno));
+			err->sys_errno = errno;
+			return DK_ESYS;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return DK_OK;
+}
+
+static int
+page_is_zero(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (w != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Write the pages of [pa, pa + len) at file offset off, skipping zeros. */
+static enum dk_status
+write_run(const struct dk_md_spec *s, int fd, const char *name, uint8_t *buf,
+    uint64_t pa, uint64_t len, uint64_t off, struct dk_err *err)
+{
+	size_t page = (size_t)1 << s->page_shift;
+	enum dk_status st;
+
+	while (len > 0) {
+		size_t n = len < MD_WRITE_CHUNK ? (size_t)len : MD_WRITE_CHUNK;
+		size_t i = 0;
+
+		if ((st = s->fill(s->fill_arg, pa, buf, n, err)) != DK_OK)
+			return dk_err_prefix(err, "%s: physical address %#jx",
+			    name, (uintmax_t)pa);
+		while (i < n) {
+			size_t j;
+
+			if (page_is_zero(buf + i, page)) {
+				i += page;
+				continue;
+			}
+			for (j = i + page; j < n && !page_is_zero(buf + j,
+			    page); j += page)
+				;
+			st = pwrite_all(fd, buf + i, j - i, off + i, name,
+			    "pages", err);
+			if (st != DK_OK)
+				return st;
+			i = j;
+		}
+		pa += n;
+		off += n;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_md_write(const struct dk_md_spec *s, int fd, const char *name,
+    struct dk_err *err)
+{
+	const struct dk_mdarch *md = s->arch->minidump;
+	enum dk_endian e = s->arch->endian;
+	uint64_t page = (uint64_t)1 << s->page_shift;
+	unsigned ws = md->bitmap_word(s->arch, s->version);
+	struct dk_hdr h = s->hdr;
+	uint64_t off, nbits, bit, availbit;
+	int has_avail;
+	uint8_t *buf;
+	enum dk_status st = DK_OK;
+	size_t r;
+
+	if (dk_layout_find(md->layout, DK_H_VERSION, s->version) == NULL)
+		return dk_err_set(err, DK_EINVAL, "%s: no %s minidump version "
+		    "%u", name, md->family, s->version);
+	has_avail = dk_layout_find(md->layout, DK_H_DUMPAVAILSIZE,
+	    s->version) != NULL;
+	buf = calloc(1, MD_WRITE_CHUNK > page ? MD_WRITE_CHUNK : page);
+	if (buf == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+
+	/* Fill in what the layout of the file decides. */
+	snprintf(h.s[DK_H_MAGIC], sizeof(h.s[0]), "%s", md->magic);
+	h.v[DK_H_VERSION] = s->version;
+	h.v[DK_H_MSGBUFSIZE] = s->msgbufsize;
+	nbits = s->bm->nbits;
+	h.v[DK_H_BITMAPSIZE] = s->bitmapsize != 0 ? s->bitmapsize :
+	    round_up((nbits + 8 * ws - 1) / (8 * ws) * ws, page);
+	h.v[DK_H_PMAPSIZE] = s->pmapsize;
+	h.v[DK_H_DUMPAVAILSIZE] = has_avail ? (s->availsize != 0 ?
+	    s->availsize : page) : 0;
+
+	/* Header page. */
+	memset(buf, 0, page);
+	dk_layout_encode(md->layout, s->version, buf, e, &h);
+	st = pwrite_all(fd, buf, page, 0, name, "header", err);
+	off = page;
+	if (st == DK_OK && s->msgbufsize > 0)
+		st = pwrite_all(fd, s->msgbuf, s->msgbufsize, off, name,
+		    "msgbuf", err);
+	off += round_up(s->msgbufsize, page);
+	if (st == DK_OK && has_avail) {
+		uint64_t n = h.v[DK_H_DUMPAVAILSIZE];
+
+		if ((s->navail + 1) * 16 > n || n > MD_WRITE_CHUNK) {
+			st = dk_err_set(err, DK_EINVAL, "%s: %zu dump_avail "
+			    "ranges do not fit %ju bytes", name, s->navail,
+			    (uintmax_t)n);
+		} else {
+			memset(buf, 0, n);
+			for (r = 0; r < s->navail; r++) {
+				enc_uint(buf + 16 * r, 8, e, s->avail[r].start);
+				enc_uint(buf + 16 * r + 8, 8, e,
+				    s->avail[r].end);
+			}
+			st = pwrite_all(fd, buf, n, off, name, "dump_avail",
+			    err);
+		}
+		off += round_up(n, page);
+	}
+	/* Bitmap, in chunks. */
+	for (uint64_t done = 0; st == DK_OK && done < h.v[DK_H_BITMAPSIZE];
+	    done += MD_WRITE_CHUNK) {
+		uint64_t left = h.v[DK_H_BITMAPSIZE] - done;
+		size_t n = left < MD_WRITE_CHUNK ? (size_t)left : MD_WRITE_CHUNK;
+
+		dk_bitmap_store(s->bm, done, buf, n, ws, e);
+		st = pwrite_all(fd, buf, n, off + done, name, "bitmap", err);
+	}
+	off += round_up(h.v[DK_H_BITMAPSIZE], page);
+	if (st == DK_OK && s->pmapsize > 0)
+		st = pwrite_all(fd, s->pmap, s->pmapsize, off, name, "pmap",
+		    err);
+	off += round_up(s->pmapsize, page);
+
+	/* Pages: one run per stretch of set bits inside one range. */
+	bit = 0;
+	availbit = 0;
+	r = 0;
+	while (st == DK_OK && (bit = dk_bitmap_next(s->bm, bit, 1)) < nbits) {
+		uint64_t start, rstart, rend, endbit, pa;
+
+		if (has_avail) {
+			while (r < s->navail && bit >= availbit +
+			    (((s->avail[r].end + page - 1) >> s->page_shift) -
+			    (s->avail[r].start >> s->page_shift))) {
+				availbit += ((s->avail[r].end + page - 1) >>
+				    s->page_shift) - (s->avail[r].start >>
+				    s->page_shift);
+				r++;
+			}
+			if (r == s->navail)
+				break;
+			rstart = s->avail[r].start >> s->page_shift;
+			rend = availbit + ((s->avail[r].end + page - 1) >>
+			    s->page_shift) - rstart;
+		} else {
+			rstart = 0;
+			rend = nbits;
+		}
+		endbit = dk_bitmap_next(s->bm, bit, 0);
+		if (endbit > rend)
+			endbit = rend;
+		start = bit - (has_avail ? availbit : 0);
+		pa = (rstart + start) << s->page_shift;
+		st = write_run(s, fd, name, buf, pa, (endbit - bit) <<
+		    s->page_shift, off, err);
+		off += (endbit - bit) << s->page_shift;
+		bit = endbit;
+	}
+	if (st == DK_OK && ftruncate(fd, (off_t)off) != 0) {
+		st = dk_err_set(err, DK_ESYS, "%s: setting the size to %#jx: %s",
+		    name, (uintmax_t)off, strerror(errno));
+		err->sys_errno = errno;
+	}
+	free(buf);
+	return st;
+}

@@ -1,0 +1,356 @@
+/*
+ * private.h -- what the modules of libdumpkit share; not installed.
+ *
+ * The library is a set of tables: header layouts (layout.c and the arch
+ * files), architecture rows (arch.c), minidump families (arch_*.c) and
+ * formats (dump.c).  A new format or architecture is a new entry, not a
+ * special case in the code that walks the tables.
+ */
+#ifndef DK_PRIVATE_H
+#define DK_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dumpkit.h"
+
+#define	DK_EXPORT	__attribute__((visibility("default")))
+
+#define	DK_ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Sanity limits on values read from a file (convention: named, in one place). */
+#define	DK_MAX_PAGE_SHIFT	16		/* 64 KiB pages */
+#define	DK_MAX_AVAIL		4096		/* dump_avail pairs */
+
+/* ---------------------------------------------------------------------- */
+/* Input: a file descriptor read with pread, or bytes in memory.           */
+
+struct dk_src {
+	int		 fd;		/* -1 when memory-backed */
+	const uint8_t	*mem;
+	uint64_t	 size;		/* bytes in the file */
+	const char	*name;		/* for messages only */
+};
+
+/*
+ * Read exactly len bytes at off; "what" names the structure for the
+ * message.  Reading past the end of the file is DK_ETRUNC.
+ */
+enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
+		    const char *what, struct dk_err *);
+
+/* ---------------------------------------------------------------------- */
+/* Tracing: DUMPKIT_TRACE set in the environment at open time.            */
+
+struct dk_dump;
+void		dk_trace_printf(const struct dk_dump *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+#define	DK_TRACE(d, ...) do {						\
+	if ((d)->trace)							\
+		dk_trace_printf((d), __VA_ARGS__);			\
+} while (0)
+
+/* ---------------------------------------------------------------------- */
+/* Header layout tables: one per on-disk header, shared by every user.    */
+
+/*
+ * Semantic ids of header fields.  A layout maps each id it has to an
+ * offset and a width; code asks for fields by id, never by offset.
+ * The string-valued ids come first (< DK_H_NSTR).
+ */
+enum dk_hid {
+	DK_H_MAGIC = 0,
+	DK_H_MMU_NAME,
+	DK_H_NSTR,
+	DK_H_VERSION = DK_H_NSTR,
+	DK_H_MSGBUFSIZE,
+	DK_H_BITMAPSIZE,
+	DK_H_PMAPSIZE,
+	DK_H_KERNBASE,
+	DK_H_KERNEND,
+	DK_H_DMAPPHYS,
+	DK_H_DMAPBASE,
+	DK_H_DMAPEND,
+	DK_H_PAEMODE,
+	DK_H_ARCH,
+	DK_H_MMUFORMAT,
+	DK_H_DUMPAVAILSIZE,
+	DK_H_FLAGS,
+	DK_H_HW_DIRECT_MAP,
+	DK_H_STARTKERNEL,
+	DK_H_ENDKERNEL,
+	DK_H_PAD,		/* padding: no value */
+	DK_H_MAX
+};
+
+enum dk_fkind {
+	DK_FK_UINT,		/* unsigned integer, 1/2/4/8 bytes */
+	DK_FK_INT,		/* signed integer (C int) */
+	DK_FK_CHARS,		/* NUL-padded char array */
+	DK_FK_PAD,		/* padding the compiler inserted */
+};
+
+#define	DK_V(v)		(1u << (v))	/* version bit */
+
+struct dk_field {
+	const char	*name;		/* as the original header names it */
+	uint16_t	 off;
+	uint16_t	 size;
+	uint8_t		 kind;		/* enum dk_fkind */
+	uint8_t		 id;		/* enum dk_hid */
+	uint16_t	 versions;	/* DK_V() bits of the versions that have it */
+	const char	*ctype;		/* C type as the original header declared it */
+	const char	*meaning;
+};
+
+struct dk_layout {
+	const char		*name;	/* "minidump-amd64" */
+	const struct dk_field	*fields;
+	size_t			 nfields;
+};
+
+/* A decoded header: integer values and strings, by id. */
+struct dk_hdr {
+	uint64_t	v[DK_H_MAX];
+	char		s[DK_H_NSTR][40];
+	uint32_t	present;	/* bit id set: the version has the field */
+};
+
+/* The field of layout l with id in version v, or NULL. */
+const struct dk_field *dk_layout_find(const struct dk_layout *, unsigned id,
+		    unsigned version);
+/* sizeof(struct) of the header in version v (end of its last field). */
+size_t		dk_layout_size(const struct dk_layout *, unsigned version);
+/* Decode the fields of version v from buf (at least dk_layout_size bytes). */
+void		dk_layout_decode(const struct dk_layout *, unsigned version,
+		    const uint8_t *, enum dk_endian, struct dk_hdr *);
+/* Encode the fields of version v into buf; padding is left as it is. */
+void		dk_layout_encode(const struct dk_layout *, unsigned version,
+		    uint8_t *, enum dk_endian, const struct dk_hdr *);
+
+/* ---------------------------------------------------------------------- */
+/* Page bitmap with a rank index.                                          */
+
+/*
+ * The bits are held normalised: bit n is bit (n % 64) of w[n / 64],
+ * whatever word size and byte order the dump used.  rank(n), the number
+ * of set bits below n, costs one superblock lookup, one block lookup and
+ * at most seven popcounts: O(1) after a linear build.
+ */
+#define	DK_BM_BLOCK_SHIFT	9	/* 512 bits per block */
+#define	DK_BM_SUPER_SHIFT	16	/* 65536 bits per superblock */
+
+struct dk_bitmap {
+	uint64_t	*w;
+	uint64_t	 nbits;
+	uint64_t	 nwords;
+	uint64_t	*super;		/* set bits before each superblock */
+	uint16_t	*sub;		/* set bits from superblock to block */
+	uint64_t	 count;		/* all set bits */
+};
+
+/* Allocate a zeroed bitmap of nbits bits. */
+enum dk_status	dk_bitmap_init(struct dk_bitmap *, uint64_t nbits,
+		    struct dk_err *);
+/* Free a bitmap's memory; the struct may be reused after init. */
+void		dk_bitmap_free(struct dk_bitmap *);
+/*
+ * Load raw on-disk bitmap bytes starting at bit-byte index byteoff:
+ * words of wordsize bytes (4 or 8) in byte order e.  byteoff and len are
+ * multiples of wordsize.
+ */
+void		dk_bitmap_load(struct dk_bitmap *, uint64_t byteoff,
+		    const uint8_t *, size_t, unsigned wordsize, enum dk_endian);
+/* Store bits as on-disk bytes (the inverse of dk_bitmap_load). */
+void		dk_bitmap_store(const struct dk_bitmap *, uint64_t byteoff,
+		    uint8_t *, size_t, unsigned wordsize, enum dk_endian);
+/* Build the rank index; call after the last change to the bits. */
+enum dk_status	dk_bitmap_index(struct dk_bitmap *, struct dk_err *);
+/* Number of set bits below bit n (n <= nbits). */
+uint64_t	dk_bitmap_rank(const struct dk_bitmap *, uint64_t);
+/* First set (want=1) or clear (want=0) bit at or after n, or nbits. */
+uint64_t	dk_bitmap_next(const struct dk_bitmap *, uint64_t, int want);
+
+static inline int
+dk_bitmap_test(const struct dk_bitmap *bm, uint64_t n)
+{
+	return n < bm->nbits && (bm->w[n >> 6] >> (n & 63) & 1);
+}
+
+static inline void
+dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
+{
+	if (n < bm->nbits)
+		bm->w[n >> 6] |= (uint64_t)1 << (n & 63);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Architectures.                                                          */
+
+struct dk_mdarch;
+
+/* One row per machine, byte order and ABI. */
+struct dk_arch {
+	const char	*name;		/* FreeBSD MACHINE_ARCH: "armeb" */
+	const char	*aliases;	/* other names, space-separated, or NULL */
+	const char	*family;	/* minidump family name: "arm" */
+	enum dk_endian	 endian;
+	uint16_t	 elf_machine;	/* EM_* of the kernel */
+	uint8_t		 elf_class;	/* ELFCLASS32 or ELFCLASS64 of the kernel */
+	uint8_t		 long_size;	/* sizeof(long) in the kernel: 4 or 8 */
+	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
+};
+
+/* The row of the family with byte order e, or NULL. */
+const struct dk_arch *dk_arch_family_endian(const char *family,
+		    enum dk_endian);
+/* Pick the row a kernel ELF image was built for; see arch.c. */
+enum dk_status	dk_arch_from_kernel(const char *path,
+		    const struct dk_arch **, struct dk_err *);
+
+/* ---------------------------------------------------------------------- */
+/* Minidumps: the family ops each arch_*.c file provides.                 */
+
+/* A mapping the fixture generator asks a family to encode. */
+struct dk_map {
+	uint64_t	va;		/* kernel virtual address */
+	uint64_t	pa;
+	uint64_t	len;		/* bytes, a multiple of the page size */
+	unsigned	prot;		/* DK_PROT_* */
+	unsigned	large;		/* 1: use the arch's large page */
+};
+
+#define	DK_PROT_W	0x1u
+#define	DK_PROT_X	0x2u
+
+/* Input and output of a family's pmap_build hook. */
+struct dk_pmap_build {
+	/* in */
+	const struct dk_arch	*arch;
+	uint32_t		 version;
+	const struct dk_hdr	*hdr;		/* kernbase and arch fields */
+	unsigned		 page_shift;
+	uint64_t		 kva_end;	/* end of the kernel map */
+	const struct dk_map	*maps;		/* sorted by va, disjoint */
+	size_t			 nmaps;
+	/* allocator of physical pages for page-table pages (amd64 v2+) */
+	uint64_t		(*alloc_pt)(void *arg);
+	void			*alloc_arg;
+	/* out: the pmap area, malloc'd */
+	uint8_t			*pmap;
+	uint64_t		 pmap_len;
+	/* out: page-table pages to place in physical memory, malloc'd */
+	uint64_t		*pt_pa;
+	uint8_t			*pt_data;	/* npt pages, back to back */
+	size_t			 npt;
+};
+
+/* What a family's generator defaults are; fixtures/ reads these. */
+struct dk_mdgen {
+	uint64_t	kernbase;	/* default kernbase */
+	uint64_t	dmap_base;	/* 0: no direct map */
+	uint64_t	dmap_end;
+	uint64_t	phys_base;	/* first PA of RAM */
+	uint64_t	large_size;	/* bytes of a large mapping, 0 if none */
+	uint64_t	pmap_unit;	/* KVA described by one pmap page */
+	uint64_t	ktext_va;	/* where the kernel image is mapped */
+	uint64_t	kmem_va;	/* where small-page kernel memory starts */
+	uint64_t	phys_max;	/* highest PA the format can express */
+	uint32_t	msgbufsize;	/* msg_size as the kernel has it */
+};
+
+struct dk_mdarch {
+	const char		*family;	/* "amd64" */
+	const char		*magic;		/* "minidump FreeBSD/amd64" */
+	const struct dk_layout	*layout;
+	uint16_t		 versions;	/* DK_V() of the readable versions */
+	/* Bitmap word size in bytes for version v of row a. */
+	unsigned		(*bitmap_word)(const struct dk_arch *, uint32_t);
+	/*
+	 * Called once the header is decoded: set page_shift and the direct
+	 * map, check the arch's own fields.  NULL: 4 KiB pages, no dmap.
+	 */
+	enum dk_status		(*setup)(struct dk_dump *, struct dk_err *);
+	/*
+	 * Translate a kernel VA that is not in the direct map; *prot
+	 * (DK_PROT_*, may be NULL) gets the entry's protection.
+	 */
+	enum dk_status		(*kvtop)(struct dk_dump *, uint64_t va,
+				    uint64_t *pa, unsigned *prot,
+				    struct dk_err *);
+	/* Writer: encode the mappings into a pmap area. */
+	enum dk_status		(*pmap_build)(struct dk_pmap_build *,
+				    struct dk_err *);
+	/* Generator defaults for version v. */
+	void			(*gen_defaults)(const struct dk_arch *,
+				    uint32_t, struct dk_mdgen *,
+				    struct dk_hdr *);
+};
+
+/* ---------------------------------------------------------------------- */
+/* The dump handle.                                                        */
+
+struct dk_format_ops {
+	const char	*name;		/* stable id: "minidump" */
+	const char	*desc;		/* one line for listings */
+	/* First bytes only: DK_OK, DK_NOMATCH, or an error. */
+	enum dk_status	(*probe)(const struct dk_src *, struct dk_err *);
+	/* Decode headers and build indexes. */
+	enum dk_status	(*open)(struct dk_dump *, const struct dk_open_opts *,
+			    struct dk_err *);
+	/* Free what open allocated; NULL if nothing. */
+	void		(*close)(struct dk_dump *);
+	/* File offset of the byte at pa, or DK_ENOTDUMPED. */
+	enum dk_status	(*pa_offset)(struct dk_dump *, uint64_t, uint64_t *,
+			    struct dk_err *);
+	/* Translate a kernel VA. */
+	enum dk_status	(*kvtop)(struct dk_dump *, uint64_t, uint64_t *,
+			    struct dk_err *);
+	/* Next run of dumped pages. */
+	int		(*run_next)(const struct dk_dump *,
+			    struct dk_run_iter *, struct dk_run *);
+};
+
+struct dk_dump {
+	struct dk_src		 src;
+	int			 trace;
+	const struct dk_format_ops *fmt;
+	const struct dk_arch	*arch;
+	struct dk_info		 info;
+	char			 arch_why[128];
+
+	/* minidump */
+	const struct dk_mdarch	*md;
+	struct dk_hdr		 hdr;
+	unsigned		 page_shift;
+	uint64_t		 page_size;
+	uint64_t		 off_msgbuf, off_avail, off_bitmap;
+	uint64_t		 off_pmap, off_pages;
+	struct dk_range		*avail;		/* dump_avail, or one synthetic */
+	uint64_t		*avail_bit;	/* first bit of each range */
+	size_t			 navail;
+	struct dk_bitmap	 bm;
+
+	/* arch state set by setup() */
+	unsigned		 pte_size;	/* bytes per pmap entry */
+	uint64_t		 pmap_nent;	/* entries in the pmap area */
+	uint32_t		 mmuformat;	/* arm */
+};
+
+/* Read entry idx of the pmap area (pte_size bytes, dump byte order). */
+enum dk_status	dk_md_pmap_entry(struct dk_dump *, uint64_t idx, uint64_t *,
+		    struct dk_err *);
+/* Read an 8-byte word of a dumped physical page (page-table walks). */
+enum dk_status	dk_read_pa_u64(struct dk_dump *, uint64_t pa, uint64_t *,
+		    struct dk_err *);
+
+/* The families. */
+extern const struct dk_mdarch dk_md_amd64;
+extern const struct dk_mdarch dk_md_i386;
+extern const struct dk_mdarch dk_md_arm;
+extern const struct dk_mdarch dk_md_arm64;
+
+extern const struct dk_format_ops dk_fmt_minidump;
+
+#endif /* DK_PRIVATE_H */
