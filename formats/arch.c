@@ -95,39 +95,27 @@ dk_arch_family_endian(const char *family, enum dk_endian e)
  * EI_CLASS, EI_DATA and e_machine, as libkvm does (FORMATS.md 6.1).
  */
 enum dk_status
-dk_arch_from_kernel(const char *path, const struct dk_arch **ap,
-    struct dk_err *err)
+dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
+    const struct dk_arch **ap, struct dk_err *err)
 {
-	uint8_t eh[64];
-	struct dk_src src = { .fd = -1, .name = path };
 	enum dk_endian e;
 	uint16_t machine;
-	enum dk_status st;
-	off_t size;
 
-	src.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (src.fd < 0) {
-		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
-		err->sys_errno = errno;
-		return DK_ESYS;
-	}
-	size = lseek(src.fd, 0, SEEK_END);
-	src.size = size < 0 ? 0 : (uint64_t)size;
-	st = dk_src_pread(&src, eh, 52, 0, "ELF header", err);
-	close(src.fd);
-	if (st != DK_OK)
-		return st;
+	if (len < 20)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %zu: the ELF "
+		    "header needs 20 bytes for e_machine, the file has %zu",
+		    name, len, len);
 	if (memcmp(eh, ELFMAG, SELFMAG) != 0)
 		return dk_err_set(err, DK_EINVAL, "%s: offset 0: expected the "
 		    "ELF magic 7f 45 4c 46 of a kernel image, found %02x %02x "
-		    "%02x %02x", path, eh[0], eh[1], eh[2], eh[3]);
+		    "%02x %02x", name, eh[0], eh[1], eh[2], eh[3]);
 	if (eh[EI_DATA] == ELFDATA2LSB)
 		e = DK_LE;
 	else if (eh[EI_DATA] == ELFDATA2MSB)
 		e = DK_BE;
 	else
 		return dk_err_set(err, DK_EINVAL, "%s: offset %d: EI_DATA %u "
-		    "is neither LSB (1) nor MSB (2)", path, EI_DATA,
+		    "is neither LSB (1) nor MSB (2)", name, EI_DATA,
 		    eh[EI_DATA]);
 	machine = (uint16_t)dec_uint(eh + 18, 2, e);
 	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++) {
@@ -139,6 +127,31 @@ dk_arch_from_kernel(const char *path, const struct dk_arch **ap,
 		}
 	}
 	return dk_err_set(err, DK_EUNSUP, "%s: no architecture known for "
-	    "e_machine %u, EI_CLASS %u, EI_DATA %u", path, machine,
+	    "e_machine %u, EI_CLASS %u, EI_DATA %u", name, machine,
 	    eh[EI_CLASS], eh[EI_DATA]);
+}
+
+enum dk_status
+dk_arch_from_kernel(const char *path, const struct dk_arch **ap,
+    struct dk_err *err)
+{
+	uint8_t eh[64];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	n = pread(fd, eh, sizeof(eh), 0);
+	close(fd);
+	if (n < 0) {
+		dk_err_set(err, DK_ESYS, "%s: reading the ELF header: %s",
+		    path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	return dk_arch_from_elf_header(eh, (size_t)n, path, ap, err);
 }

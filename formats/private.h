@@ -40,6 +40,11 @@ struct dk_src {
 enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
 		    const char *what, struct dk_err *);
 
+/* Parse a decimal, 0x-hex or 0-octal number; 0 or -1. */
+int		dk_parse_u64(const char *, uint64_t *);
+/* Parse a size with an optional K, M, G, T or P suffix (powers of 1024). */
+int		dk_parse_size(const char *, uint64_t *);
+
 /* ---------------------------------------------------------------------- */
 /* Tracing: DUMPKIT_TRACE set in the environment at open time.            */
 
@@ -205,6 +210,9 @@ struct dk_arch {
 /* The row of the family with byte order e, or NULL. */
 const struct dk_arch *dk_arch_family_endian(const char *family,
 		    enum dk_endian);
+/* Pick the row of a kernel from the first len bytes of its ELF header. */
+enum dk_status	dk_arch_from_elf_header(const uint8_t *, size_t, const char *,
+		    const struct dk_arch **, struct dk_err *);
 /* Pick the row a kernel ELF image was built for; see arch.c. */
 enum dk_status	dk_arch_from_kernel(const char *path,
 		    const struct dk_arch **, struct dk_err *);
@@ -258,6 +266,7 @@ struct dk_mdgen {
 	uint64_t	kmem_va;	/* where small-page kernel memory starts */
 	uint64_t	phys_max;	/* highest PA the format can express */
 	uint32_t	msgbufsize;	/* msg_size as the kernel has it */
+	unsigned	page_shift;	/* 0: 12 (4 KiB pages) */
 };
 
 struct dk_mdarch {
