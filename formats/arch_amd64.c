@@ -164,9 +164,35 @@ amd64_pmap_build(struct dk_pmap_build *b, struct dk_err *err)
 	uint64_t kb = b->hdr->v[DK_H_KERNBASE];
 	unsigned shift = b->version == 1 ? AMD64_PAGE_SHIFT : AMD64_PDRSHIFT;
 	uint64_t unit = (uint64_t)AMD64_NPTEPG << shift;
-	uint64_t nent = ((b->kva_end - kb + unit - 1) / unit) * AMD64_NPTEPG;
-	uint64_t *ptidx = NULL;
+	uint64_t nent, *ptidx = NULL;
 
+	if (b->kva_end < kb)
+		return dk_err_set(err, DK_EINVAL, "amd64 pmap: end of the "
+		    "kernel map %#jx is below kernbase %#jx",
+		    (uintmax_t)b->kva_end, (uintmax_t)kb);
+	for (size_t m = 0; m < b->nmaps; m++) {
+		const struct dk_map *mp = &b->maps[m];
+		uint64_t align = (mp->large && b->version != 1 ?
+		    (1ull << AMD64_PDRSHIFT) : (1ull << AMD64_PAGE_SHIFT)) - 1;
+
+		if (((mp->va | mp->pa | mp->len) & align) != 0 ||
+		    mp->va < kb || mp->va > b->kva_end ||
+		    mp->len > b->kva_end - mp->va ||
+		    ((mp->pa + mp->len - 1) & ~AMD64_PG_FRAME & ~0xfffull) != 0)
+			return dk_err_set(err, DK_EINVAL, "amd64 pmap: map %zu "
+			    "(va %#jx, pa %#jx, %#jx bytes) is not "
+			    "%#jx-aligned inside KVA [%#jx, %#jx) and 52-bit PA",
+			    m, (uintmax_t)mp->va, (uintmax_t)mp->pa,
+			    (uintmax_t)mp->len, (uintmax_t)(align + 1),
+			    (uintmax_t)kb, (uintmax_t)b->kva_end);
+	}
+	nent = ((b->kva_end - kb) / unit + ((b->kva_end - kb) % unit != 0)) *
+	    AMD64_NPTEPG;
+	if (nent > UINT32_MAX / 8)
+		return dk_err_set(err, DK_EINVAL, "amd64 pmap: the kernel map "
+		    "[%#jx, %#jx) needs a pmap area larger than pmapsize "
+		    "(32 bits) can state", (uintmax_t)kb,
+		    (uintmax_t)b->kva_end);
 	b->pmap_len = nent * 8;
 	b->pmap = calloc(1, b->pmap_len);
 	if (b->version != 1)

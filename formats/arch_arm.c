@@ -76,7 +76,7 @@
 #define	ARM_VA_END		(1ull << 32)	/* end of the address space */
 #define	ARM_PHYS_MAX		(1ull << 32)
 #define	ARM_MSGBUF_SIZE		0x18000u	/* MSGBUF_SIZE */
-#define	ARM_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf), ILP32 */
+#define	ARM_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf) */
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -260,7 +260,8 @@ arm_pmap_build(struct dk_pmap_build *b, struct dk_err *err)
 		uint64_t align = mp->large ? ARM_L2_L_OFFSET : ARM_PAGE_MASK;
 
 		if (((mp->va | mp->pa | mp->len) & align) != 0 ||
-		    mp->va < kb || mp->len > b->kva_end - mp->va ||
+		    mp->va < kb || mp->va > b->kva_end ||
+		    mp->len > b->kva_end - mp->va ||
 		    mp->pa >= ARM_PHYS_MAX || mp->len > ARM_PHYS_MAX - mp->pa)
 			return dk_err_set(err, DK_EINVAL, "arm pmap: map %zu "
 			    "(va %#jx, pa %#jx, %#jx bytes) is not %s-aligned "
@@ -293,6 +294,7 @@ arm_gen_defaults(const struct dk_arch *a, uint32_t version,
 	(void)a;
 	(void)version;
 	memset(g, 0, sizeof(*g));
+	g->page_shift = ARM_PAGE_SHIFT;
 	g->kernbase = ARM_KERNBASE;
 	g->dmap_base = 0;
 	g->dmap_end = 0;

@@ -51,7 +51,7 @@
 #define	I386_PHYS_MAX		(1ull << 32)
 #define	I386_PHYS_MAX_PAE	(1ull << 36)
 #define	I386_MSGBUF_SIZE	0x18000u	/* MSGBUF_SIZE */
-#define	I386_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf), ILP32 */
+#define	I386_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf) */
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -193,14 +193,16 @@ i386_pmap_build(struct dk_pmap_build *b, struct dk_err *err)
 		const struct dk_map *mp = &b->maps[m];
 
 		if (((mp->va | mp->pa | mp->len) & I386_PAGE_MASK) != 0 ||
-		    mp->va < kb || mp->len > b->kva_end - mp->va ||
+		    mp->va < kb || mp->va > b->kva_end ||
+		    mp->len > b->kva_end - mp->va ||
 		    mp->pa >= pmax || mp->len > pmax - mp->pa)
 			return dk_err_set(err, DK_EINVAL, "i386 pmap: map %zu "
-			    "(va %#jx, pa %#jx, %#jx bytes) is not page-aligned "
-			    "inside KVA [%#jx, %#jx) and PA [0, %#jx)", m,
-			    (uintmax_t)mp->va, (uintmax_t)mp->pa,
-			    (uintmax_t)mp->len, (uintmax_t)kb,
-			    (uintmax_t)b->kva_end, (uintmax_t)pmax);
+			    "(va %#jx, pa %#jx, %#jx bytes) is not "
+			    "page-aligned inside KVA [%#jx, %#jx) and PA "
+			    "[0, %#jx)", m, (uintmax_t)mp->va,
+			    (uintmax_t)mp->pa, (uintmax_t)mp->len,
+			    (uintmax_t)kb, (uintmax_t)b->kva_end,
+			    (uintmax_t)pmax);
 	}
 	b->pmap_len = (b->kva_end - kb + unit - 1) / unit * I386_PAGE_SIZE;
 	b->pmap = calloc(1, b->pmap_len != 0 ? b->pmap_len : 1);
@@ -238,6 +240,7 @@ i386_gen_defaults(const struct dk_arch *a, uint32_t version,
 	(void)a;
 	(void)version;
 	memset(g, 0, sizeof(*g));
+	g->page_shift = I386_PAGE_SHIFT;
 	g->kernbase = I386_KERNBASE;
 	g->dmap_base = 0;
 	g->dmap_end = 0;
