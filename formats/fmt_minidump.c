@@ -250,7 +250,7 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 	uint8_t *buf;
 	enum dk_status st;
 
-	if (d->navail == 0) {
+	if (!(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE))) {
 		/* No dump_avail: bit i is physical page i. */
 		d->avail = calloc(1, sizeof(*d->avail));
 		d->avail_bit = calloc(2, sizeof(*d->avail_bit));

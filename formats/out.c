@@ -26,9 +26,12 @@ dk_out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->force = force;
-	if (!force && lstat(path, &st) == 0)
-		return dk_err_set(err, DK_EINVAL, "%s: file exists (use "
-		    "--force to replace it)", path);
+	if (!force && lstat(path, &st) == 0) {
+		dk_err_set(err, DK_ESYS, "%s: file exists (use --force to "
+		    "replace it)", path);
+		err->sys_errno = EEXIST;
+		return DK_ESYS;
+	}
 	o->path = strdup(path);
 	o->tmp = malloc(n + sizeof(".dumpkit-XXXXXX"));
 	if (o->path == NULL || o->tmp == NULL) {

@@ -15,7 +15,10 @@ $(B)/tests/check_%.o: tests/check_%.c
 	    $(ALL_CFLAGS) -c -o $@ $<
 
 .PHONY: check check-unit check-cli
-check: check-unit check-cli
+# Units first, then the tools end to end; one summary line each.
+check: all $(TESTS)
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-cli
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
