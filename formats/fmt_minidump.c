@@ -141,8 +141,8 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 	if (le == NULL || be == NULL) {
 		d->arch = le != NULL ? le : be;
 		d->info.arch_by = DK_BY_FORMAT;
-		snprintf(d->arch_why, sizeof(d->arch_why), "the magic: %s "
-		    "minidumps exist in one byte order only", md->family);
+		snprintf(d->arch_why, sizeof(d->arch_why), "%s minidumps "
+		    "exist in one byte order only", md->family);
 		return DK_OK;
 	}
 	vle = dec_uint(buf + vf->off, vf->size, DK_LE);
@@ -161,8 +161,8 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 		    (uintmax_t)vle, (uintmax_t)vbe);
 	d->arch = okle ? le : be;
 	d->info.arch_by = DK_BY_HEADER;
-	snprintf(d->arch_why, sizeof(d->arch_why), "header: the version "
-	    "field at offset %u is %ju only when read %s-endian", vf->off,
+	snprintf(d->arch_why, sizeof(d->arch_why), "the version field at "
+	    "offset %u is %ju only when read %s-endian", vf->off,
 	    (uintmax_t)(okle ? vle : vbe), okle ? "little" : "big");
 	return DK_OK;
 }
