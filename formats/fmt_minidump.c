@@ -273,6 +273,10 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 			    (uintmax_t)bitmapsize);
 	}
 	d->avail_bit[d->navail] = nbits;
+	d->avail_sorted = 1;
+	for (size_t i = 1; i < d->navail; i++)
+		if (d->avail[i].start < d->avail[i - 1].end)
+			d->avail_sorted = 0;
 	if ((st = dk_bitmap_init(&d->bm, nbits, err)) != DK_OK)
 		return st;
 	/* Only the bytes holding meaningful bits, in whole words. */
@@ -423,13 +427,32 @@ md_close(struct dk_dump *d)
 	dk_bitmap_free(&d->bm);
 }
 
-/* The dump_avail range holding pa, or navail. */
+/*
+ * The dump_avail range holding pa, or navail.  Kernels write the ranges
+ * ascending; a dump whose ranges are not is still read, linearly, with
+ * the first matching range winning.
+ */
 static size_t
 find_range(const struct dk_dump *d, uint64_t pa)
 {
-	for (size_t i = 0; i < d->navail; i++)
-		if (pa >= d->avail[i].start && pa < d->avail[i].end)
-			return i;
+	size_t lo = 0, hi = d->navail;
+
+	if (!d->avail_sorted) {
+		for (size_t i = 0; i < d->navail; i++)
+			if (pa >= d->avail[i].start && pa < d->avail[i].end)
+				return i;
+		return d->navail;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pa < d->avail[mid].start)
+			hi = mid;
+		else if (pa >= d->avail[mid].end)
+			lo = mid + 1;
+		else
+			return mid;
+	}
 	return d->navail;
 }
 

@@ -339,6 +339,7 @@ struct dk_dump {
 	struct dk_range		*avail;		/* dump_avail, or one synthetic */
 	uint64_t		*avail_bit;	/* first bit of each range */
 	size_t			 navail;
+	int			 avail_sorted;	/* ascending, disjoint */
 	struct dk_bitmap	 bm;
 
 	/* arch state set by setup() */

@@ -250,6 +250,48 @@ START_TEST(test_handmade_amd64_v3)
 }
 END_TEST
 
+/*
+ * amd64 version 2, a 1 GiB page: the kernel writes it as a synthetic page
+ * of 512 PDEs, entry j = PDPE + j * 2 MiB with PG_PS (FORMATS.md 2.1).
+ * Here the second GiB of KVA maps PA 0x40000000, whose first 2 MiB page
+ * is dumped (bitmap bit 0x40000).
+ */
+START_TEST(test_handmade_amd64_1g)
+{
+	const uint64_t kb = 0xfffffe0000000000ull;
+	struct dk_dump *d;
+	struct img im;
+
+	img_init(&im, 0x13000 + 0x200000);
+	put(&im, 0, "minidump FreeBSD/amd64\0\0", 24);
+	put_le32(&im, 24, 2);
+	put_le32(&im, 28, 0);			/* msgbufsize */
+	put_le32(&im, 32, 0x10000);		/* bitmapsize: 2 GiB */
+	put_le32(&im, 36, 8192);		/* pmapsize: 2 GiB of KVA */
+	put_le64(&im, 40, kb);
+	put_le64(&im, 48, 0xfffff80000000000ull);
+	put_le64(&im, 56, 0xfffffc0000000000ull);
+	for (unsigned k = 0; k < 512 / 8; k++)	/* PA 0x40000000 + 2M */
+		im.p[0x1000 + 0x40000 / 8 + k] = 0xff;
+	for (uint64_t j = 0; j < 512; j++)
+		put_le64(&im, 0x11000 + 0x1000 + 8 * j,
+		    (0x40000000ull + (j << 21)) | 0x83);
+	memset(im.p + 0x13000, 0x5a, 0x200000);
+	d = open_img(&im, NULL);
+	ck_assert_uint_eq(dk_info(d)->npages, 512);
+	ck_assert_uint_eq(kvtop_ok(d, kb + (1ull << 30) + 0x123),
+	    0x40000123u);
+	ck_assert_uint_eq(kvtop_ok(d, kb + (1ull << 30) + (5u << 21) + 0x77),
+	    0x40000000u + (5u << 21) + 0x77);
+	expect_bytes(d, 1, kb + (1ull << 30) + 0x1fffc0, 0x5a, 64);
+	expect_fail(d, 1, kb + (1ull << 30) + 0x200000, 8, DK_ENOTDUMPED,
+	    NULL);
+	expect_fail(d, 1, kb, 8, DK_ENOTMAPPED, NULL);
+	dk_close(d);
+	free(im.p);
+}
+END_TEST
+
 /* The same dump truncated inside its last page: ETRUNC for that page. */
 START_TEST(test_handmade_truncated_page)
 {
@@ -1077,6 +1119,7 @@ minidump_suite(void)
 
 	tcase_add_test(hand, test_handmade_amd64_v3);
 	tcase_add_test(hand, test_handmade_truncated_page);
+	tcase_add_test(hand, test_handmade_amd64_1g);
 	tcase_add_test(hand, test_handmade_armeb_v2);
 	tcase_add_test(hand, test_handmade_arm_v4_tiny);
 	tcase_add_test(hand, test_handmade_arm_wrong_order);
