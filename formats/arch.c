@@ -100,6 +100,8 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 {
 	enum dk_endian e;
 	uint16_t machine;
+	uint32_t flags;
+	size_t fo;
 
 	if (len < 20)
 		return dk_err_set(err, DK_ETRUNC, "%s: offset %zu: the ELF "
@@ -118,17 +120,21 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 		    "is neither LSB (1) nor MSB (2)", name, EI_DATA,
 		    eh[EI_DATA]);
 	machine = (uint16_t)dec_uint(eh + 18, 2, e);
+	/* e_flags: offset 36 in ELF32 headers, 48 in ELF64 ones. */
+	fo = eh[EI_CLASS] == ELFCLASS64 ? 48 : 36;
+	flags = len >= fo + 4 ? (uint32_t)dec_uint(eh + fo, 4, e) : 0;
 	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++) {
 		if (arches[i].elf_machine == machine &&
 		    arches[i].elf_class == eh[EI_CLASS] &&
-		    arches[i].endian == e) {
+		    arches[i].endian == e &&
+		    (flags & arches[i].elf_flags_mask) == arches[i].elf_flags) {
 			*ap = &arches[i];
 			return DK_OK;
 		}
 	}
 	return dk_err_set(err, DK_EUNSUP, "%s: no architecture known for "
-	    "e_machine %u, EI_CLASS %u, EI_DATA %u", name, machine,
-	    eh[EI_CLASS], eh[EI_DATA]);
+	    "e_machine %u, EI_CLASS %u, EI_DATA %u, e_flags %#x", name,
+	    machine, eh[EI_CLASS], eh[EI_DATA], flags);
 }
 
 enum dk_status

@@ -280,6 +280,13 @@ amd64_gen_defaults(const struct dk_arch *a, uint32_t version,
 	h->v[DK_H_DMAPEND] = g->dmap_end;
 }
 
+/* The fixture variants of `dumpgen --list`. */
+static const struct dk_mdvariant amd64_variants[] = {
+	{ 1, "-", "PTE page-table area (2006)", { { 0, 0, NULL } } },
+	{ 2, "-", "PDE page-table area (2010)", { { 0, 0, NULL } } },
+	{ 3, "-", "PDE area, dump_avail (2020)", { { 0, 0, NULL } } },
+};
+
 const struct dk_mdarch dk_md_amd64 = {
 	.family		= "amd64",
 	.magic		= "minidump FreeBSD/amd64",
@@ -290,4 +297,6 @@ const struct dk_mdarch dk_md_amd64 = {
 	.kvtop		= amd64_kvtop,
 	.pmap_build	= amd64_pmap_build,
 	.gen_defaults	= amd64_gen_defaults,
+	.variants	= amd64_variants,
+	.nvariants	= DK_ARRAY_LEN(amd64_variants),
 };

@@ -312,6 +312,19 @@ arm_gen_defaults(const struct dk_arch *a, uint32_t version,
 		h->v[DK_H_MMUFORMAT] = ARM_MMU_V6;
 }
 
+/* The fixture variants of `dumpgen --list`. */
+static const struct dk_mdvariant arm_variants[] = {
+	/* The 2008 header had no arch and mmuformat: they stay zero. */
+	{ 1, "2008", "44-byte header, no arch/mmuformat",
+	  { { DK_H_ARCH, 0, NULL }, { DK_H_MMUFORMAT, 0, NULL } } },
+	{ 1, "v4", "mmuformat V4 (2016 header)",
+	  { { DK_H_ARCH, 5, NULL }, { DK_H_MMUFORMAT, 1, NULL } } },
+	{ 1, "-", "mmuformat V6 (2016 header)", { { 0, 0, NULL } } },
+	{ 2, "v4", "mmuformat V4, dump_avail",
+	  { { DK_H_ARCH, 5, NULL }, { DK_H_MMUFORMAT, 1, NULL } } },
+	{ 2, "-", "mmuformat V6, dump_avail", { { 0, 0, NULL } } },
+};
+
 const struct dk_mdarch dk_md_arm = {
 	.family		= "arm",
 	.magic		= "minidump FreeBSD/arm",
@@ -322,4 +335,6 @@ const struct dk_mdarch dk_md_arm = {
 	.kvtop		= arm_kvtop,
 	.pmap_build	= arm_pmap_build,
 	.gen_defaults	= arm_gen_defaults,
+	.variants	= arm_variants,
+	.nvariants	= DK_ARRAY_LEN(arm_variants),
 };

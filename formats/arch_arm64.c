@@ -340,6 +340,14 @@ arm64_gen_defaults(const struct dk_arch *a, uint32_t version,
 	h->v[DK_H_DMAPEND] = g->dmap_end;
 }
 
+/* The fixture variants of `dumpgen --list`. */
+static const struct dk_mdvariant arm64_variants[] = {
+	{ 1, "-", "4 KiB granule (2015)", { { 0, 0, NULL } } },
+	{ 2, "-", "4 KiB granule, dump_avail", { { 0, 0, NULL } } },
+	{ 3, "-", "flags: 4 KiB granule", { { 0, 0, NULL } } },
+	{ 3, "16k", "flags: 16 KiB granule", { { DK_H_FLAGS, 1, NULL } } },
+};
+
 const struct dk_mdarch dk_md_arm64 = {
 	.family		= "arm64",
 	.magic		= "minidump FreeBSD/arm64",
@@ -350,4 +358,6 @@ const struct dk_mdarch dk_md_arm64 = {
 	.kvtop		= arm64_kvtop,
 	.pmap_build	= arm64_pmap_build,
 	.gen_defaults	= arm64_gen_defaults,
+	.variants	= arm64_variants,
+	.nvariants	= DK_ARRAY_LEN(arm64_variants),
 };

@@ -255,6 +255,15 @@ i386_gen_defaults(const struct dk_arch *a, uint32_t version,
 	h->v[DK_H_KERNBASE] = g->kernbase;
 }
 
+/* The fixture variants of `dumpgen --list`. */
+static const struct dk_mdvariant i386_variants[] = {
+	{ 1, "-", "4-byte PTEs", { { 0, 0, NULL } } },
+	{ 1, "pae", "PAE, 8-byte PTEs", { { DK_H_PAEMODE, 1, NULL } } },
+	{ 2, "-", "4-byte PTEs, dump_avail", { { 0, 0, NULL } } },
+	{ 2, "pae", "PAE, 8-byte PTEs, dump_avail",
+	  { { DK_H_PAEMODE, 1, NULL } } },
+};
+
 const struct dk_mdarch dk_md_i386 = {
 	.family		= "i386",
 	.magic		= "minidump FreeBSD/i386",
@@ -265,4 +274,6 @@ const struct dk_mdarch dk_md_i386 = {
 	.kvtop		= i386_kvtop,
 	.pmap_build	= i386_pmap_build,
 	.gen_defaults	= i386_gen_defaults,
+	.variants	= i386_variants,
+	.nvariants	= DK_ARRAY_LEN(i386_variants),
 };

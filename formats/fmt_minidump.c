@@ -98,19 +98,22 @@ match_family(const uint8_t *buf)
 }
 
 /*
- * Choose the architecture row: --arch, then --kernel, then the only row
- * of the family, then the byte order in which the version field is one
- * of the family's versions.
+ * Choose the architecture row: --arch, then --kernel, then the rows of
+ * the family on which the version field reads as one of the family's
+ * versions and whose family hook finds the header plausible.  One
+ * candidate decides; several mean the dump alone cannot tell, and the
+ * caller is asked for --arch rather than given a guess.
  */
 static enum dk_status
 choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
     const struct dk_open_opts *o, struct dk_err *err)
 {
 	const struct dk_field *vf = any_version(md->layout, DK_H_VERSION);
-	const struct dk_arch *row = NULL, *le, *be;
+	const struct dk_arch *row = NULL, *a, *pick = NULL;
+	char names[128] = "", why[96] = "", reason[96];
+	size_t nrows = 0, ncand = 0, n;
 	enum dk_status st;
-	uint64_t vle, vbe;
-	int okle, okbe;
+	uint64_t v, vle, vbe;
 
 	if (o != NULL && o->arch != NULL) {
 		row = dk_arch_by_name(o->arch);
@@ -136,34 +139,54 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 		d->arch = row;
 		return DK_OK;
 	}
-	le = dk_arch_family_endian(md->family, DK_LE);
-	be = dk_arch_family_endian(md->family, DK_BE);
-	if (le == NULL || be == NULL) {
-		d->arch = le != NULL ? le : be;
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++) {
+		struct dk_hdr h;
+
+		if (a->minidump != md)
+			continue;
+		nrows++;
+		v = dec_uint(buf + vf->off, vf->size, a->endian);
+		if (v >= 16 || !(md->versions & DK_V(v)))
+			continue;
+		reason[0] = '\0';
+		dk_layout_decode(md->layout, (unsigned)v, buf, a->endian, &h);
+		if (md->plausible != NULL && !md->plausible(a, &h, reason,
+		    sizeof(reason)))
+			continue;
+		if (ncand++ == 0) {
+			pick = a;
+			snprintf(why, sizeof(why), "%s", reason);
+		}
+		n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+		    a->name);
+	}
+	vle = dec_uint(buf + vf->off, vf->size, DK_LE);
+	vbe = dec_uint(buf + vf->off, vf->size, DK_BE);
+	if (ncand == 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: expected a "
+		    "%s minidump version (mask %#x), found 0x%08jx read "
+		    "little-endian, 0x%08jx read big-endian", d->src.name,
+		    vf->off, md->family, md->versions, (uintmax_t)vle,
+		    (uintmax_t)vbe);
+	if (ncand > 1)
+		return dk_err_set(err, DK_EAMBIG, "%s: this %s minidump could "
+		    "have been written by %s; name the architecture with "
+		    "--arch or give the kernel with --kernel", d->src.name,
+		    md->family, names);
+	d->arch = pick;
+	if (nrows == 1) {
 		d->info.arch_by = DK_BY_FORMAT;
 		snprintf(d->arch_why, sizeof(d->arch_why), "%s minidumps "
 		    "exist in one byte order only", md->family);
 		return DK_OK;
 	}
-	vle = dec_uint(buf + vf->off, vf->size, DK_LE);
-	vbe = dec_uint(buf + vf->off, vf->size, DK_BE);
-	okle = vle < 16 && (md->versions & DK_V(vle));
-	okbe = vbe < 16 && (md->versions & DK_V(vbe));
-	if (okle && okbe)
-		return dk_err_set(err, DK_EAMBIG, "%s: offset %u: version "
-		    "%ju reads the same in both byte orders; name the "
-		    "architecture with --arch %s or --arch %s", d->src.name,
-		    vf->off, (uintmax_t)vle, le->name, be->name);
-	if (!okle && !okbe)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: unknown "
-		    "%s minidump version (0x%08jx little-endian, 0x%08jx "
-		    "big-endian)", d->src.name, vf->off, md->family,
-		    (uintmax_t)vle, (uintmax_t)vbe);
-	d->arch = okle ? le : be;
 	d->info.arch_by = DK_BY_HEADER;
+	v = pick->endian == DK_BE ? vbe : vle;
 	snprintf(d->arch_why, sizeof(d->arch_why), "the version field at "
-	    "offset %u is %ju only when read %s-endian", vf->off,
-	    (uintmax_t)(okle ? vle : vbe), okle ? "little" : "big");
+	    "offset %u is %ju only when read %s-endian%s%s", vf->off,
+	    (uintmax_t)v, pick->endian == DK_BE ? "big" : "little",
+	    why[0] ? "; " : "", why);
 	return DK_OK;
 }
 

@@ -195,15 +195,26 @@ dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
 
 struct dk_mdarch;
 
+/* ABIs, where a machine and byte order have several (mips). */
+enum dk_abi {
+	DK_ABI_DEFAULT = 0,
+	DK_ABI_O32,
+	DK_ABI_N32,
+	DK_ABI_N64,
+};
+
 /* One row per machine, byte order and ABI. */
 struct dk_arch {
 	const char	*name;		/* FreeBSD MACHINE_ARCH: "armeb" */
 	const char	*aliases;	/* other names, space-separated, or NULL */
 	const char	*family;	/* minidump family name: "arm" */
 	enum dk_endian	 endian;
+	enum dk_abi	 abi;
 	uint16_t	 elf_machine;	/* EM_* of the kernel */
 	uint8_t		 elf_class;	/* ELFCLASS32 or ELFCLASS64 of the kernel */
 	uint8_t		 long_size;	/* sizeof(long) in the kernel: 4 or 8 */
+	uint32_t	 elf_flags_mask;	/* e_flags bits that select the row */
+	uint32_t	 elf_flags;	/* their value in the kernel's e_flags */
 	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
 };
 
@@ -254,6 +265,15 @@ struct dk_pmap_build {
 	size_t			 npt;
 };
 
+/* A range of kernel VA translated by arithmetic: pa = va - va_start + pa. */
+struct dk_window {
+	uint64_t	va;		/* first VA */
+	uint64_t	end;		/* end of the window (exclusive) */
+	uint64_t	pa;		/* PA of the first VA */
+};
+
+#define	DK_MAX_WINDOWS	4
+
 /* What a family's generator defaults are; fixtures/ reads these. */
 struct dk_mdgen {
 	uint64_t	kernbase;	/* default kernbase */
@@ -262,11 +282,34 @@ struct dk_mdgen {
 	uint64_t	phys_base;	/* first PA of RAM */
 	uint64_t	large_size;	/* bytes of a large mapping, 0 if none */
 	uint64_t	pmap_unit;	/* KVA described by one pmap page */
-	uint64_t	ktext_va;	/* where the kernel image is mapped */
+	uint64_t	ktext_va;	/* where the kernel image is mapped; 0:
+					 * not through the page tables (it is
+					 * reached through a window) */
 	uint64_t	kmem_va;	/* where small-page kernel memory starts */
 	uint64_t	phys_max;	/* highest PA the format can express */
 	uint32_t	msgbufsize;	/* msg_size as the kernel has it */
 	unsigned	page_shift;	/* 0: 12 (4 KiB pages) */
+	/* Fixed translations besides dmap (mips KSEG0, XKPHYS, ...). */
+	struct dk_window win[DK_MAX_WINDOWS];
+	size_t		nwin;
+};
+
+/*
+ * A fixture variant of a family (a line of `dumpgen --list` for each of
+ * the family's rows): the header fields the generator presets.  The
+ * presets are applied before and after gen_defaults, so they win.
+ */
+struct dk_mdpreset {
+	uint8_t		 id;		/* enum dk_hid; 0 (magic) ends the list */
+	uint64_t	 value;
+	const char	*str;		/* for string ids (mmu_name) */
+};
+
+struct dk_mdvariant {
+	uint32_t		version;
+	const char		*name;	/* "-" for the plain version */
+	const char		*desc;
+	struct dk_mdpreset	set[4];
 };
 
 struct dk_mdarch {
@@ -295,6 +338,18 @@ struct dk_mdarch {
 	void			(*gen_defaults)(const struct dk_arch *,
 				    uint32_t, struct dk_mdgen *,
 				    struct dk_hdr *);
+	/*
+	 * Could row a (already of the right byte order for the version
+	 * field) have written this header?  Used only when the family has
+	 * several rows and neither --arch nor --kernel decided.  On 1, why
+	 * says what made it plausible.  NULL: every row is.
+	 */
+	int			(*plausible)(const struct dk_arch *,
+				    const struct dk_hdr *, char *why,
+				    size_t);
+	/* The fixture variants the generator writes, newest last. */
+	const struct dk_mdvariant *variants;
+	size_t			 nvariants;
 };
 
 /* ---------------------------------------------------------------------- */

@@ -793,23 +793,34 @@ check_variant(const struct fx_variant *v, int compact, uint64_t seed)
 	rm_tmp(path);
 }
 
-START_TEST(test_matrix)
-{
-	const struct fx_variant *v = fx_variant_at((size_t)_i / 2);
-
-	check_variant(v, _i % 2, (uint64_t)_i + 1);
-}
-END_TEST
-
 static size_t
 nvariants(void)
 {
+	struct fx_variant v;
 	size_t n = 0;
 
-	while (fx_variant_at(n) != NULL)
+	while (fx_variant_at(n, &v))
 		n++;
 	return n;
 }
+
+/* Variant i, which exists. */
+static struct fx_variant
+variant(size_t i)
+{
+	struct fx_variant v;
+
+	ck_assert(fx_variant_at(i, &v));
+	return v;
+}
+
+START_TEST(test_matrix)
+{
+	struct fx_variant v = variant((size_t)_i / 2);
+
+	check_variant(&v, _i % 2, (uint64_t)_i + 1);
+}
+END_TEST
 
 /* Same arguments, same bytes. */
 START_TEST(test_deterministic)
@@ -925,7 +936,8 @@ limit_memory(void)
 
 START_TEST(test_truncate_everywhere)
 {
-	const struct fx_variant *v = fx_variant_at((size_t)_i);
+	struct fx_variant vv = variant((size_t)_i);
+	const struct fx_variant *v = &vv;
 	struct fx_dump f;
 	struct dk_dump *d;
 	struct dk_err err;
@@ -984,7 +996,8 @@ START_TEST(test_size_fields)
 	    DK_H_PMAPSIZE, DK_H_DUMPAVAILSIZE, DK_H_VERSION, DK_H_KERNBASE,
 	    DK_H_PAEMODE, DK_H_MMUFORMAT, DK_H_FLAGS, DK_H_DMAPBASE,
 	    DK_H_DMAPEND };
-	const struct fx_variant *v = fx_variant_at((size_t)_i);
+	struct fx_variant vv = variant((size_t)_i);
+	const struct fx_variant *v = &vv;
 	struct fx_dump f;
 	size_t len;
 	uint8_t *img = load_fixture(v, &len, &f);
@@ -1039,7 +1052,8 @@ END_TEST
 /* A random byte flip in every header byte, a thousand times over. */
 START_TEST(test_header_flips)
 {
-	const struct fx_variant *v = fx_variant_at((size_t)_i);
+	struct fx_variant vv = variant((size_t)_i);
+	const struct fx_variant *v = &vv;
 	struct fx_dump f;
 	size_t len;
 	uint8_t *img = load_fixture(v, &len, &f);
