@@ -1,0 +1,26 @@
+# bench/ -- `make bench`: read throughput next to cat, lookup rates, the
+# memory of opening a 1 TiB dump, and dumpgen next to dd (bench/run.sh).
+#
+# Variables: BENCH_DIR (scratch directory; default a fresh directory in
+# $TMPDIR, or $(B)/bench when TMPDIR is unset; removed at the end),
+# BENCH_REPEAT (timed repetitions, best and median reported; default 3),
+# BENCH_DUMPED (dumped bytes of the big dump, default 8G), BENCH_MEM
+# (its RAM, default 10G).
+
+BENCH_REPEAT	?= 3
+BENCH_DUMPED	?= 8G
+BENCH_MEM	?= 10G
+BENCH_DIR	?=
+
+$(B)/bench/readall: $(B)/bench/readall.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(B)/bench/readall.o
+
+.PHONY: bench
+bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bench/readall
+	DUMPGEN=$(B)/bin/dumpgen DUMPINFO=$(B)/bin/dumpinfo \
+	    READALL=$(B)/bench/readall BENCH_REPEAT=$(BENCH_REPEAT) \
+	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
+	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/run.sh

@@ -41,6 +41,9 @@ static const struct dk_mdarch *const families[] = {
 	&dk_md_i386,
 	&dk_md_arm64,
 	&dk_md_arm,		/* "minidump FreeBSD/arm" + NUL: after arm64 */
+	&dk_md_mips,
+	&dk_md_powerpc64,	/* its magic field is char[32], not [24] */
+	&dk_md_riscv,
 };
 
 const struct dk_mdarch *
@@ -245,6 +248,21 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 			    (uintmax_t)start, (uintmax_t)end);
 			break;
 		}
+		/*
+		 * Ascending and disjoint in whole pages, as the kernel writes
+		 * them: otherwise one page would have two bits.
+		 */
+		if (n > 0 && (start >> d->page_shift) <
+		    (d->avail[n - 1].end >> d->page_shift) +
+		    ((d->avail[n - 1].end & (d->page_size - 1)) != 0)) {
+			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "dump_avail[%zu]: expected a start at or above the "
+			    "page after the end %#jx of the previous range, "
+			    "found %#jx", d->src.name,
+			    (uintmax_t)(d->off_avail + 16 * n), n,
+			    (uintmax_t)d->avail[n - 1].end, (uintmax_t)start);
+			break;
+		}
 		d->avail[n].start = start;
 		d->avail[n].end = end;
 		DK_TRACE(d, "dump_avail[%zu] = [%#jx, %#jx)", n,
@@ -296,15 +314,12 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 			    (uintmax_t)bitmapsize);
 	}
 	d->avail_bit[d->navail] = nbits;
-	d->avail_sorted = 1;
-	for (size_t i = 1; i < d->navail; i++)
-		if (d->avail[i].start < d->avail[i - 1].end)
-			d->avail_sorted = 0;
 	if ((st = dk_bitmap_init(&d->bm, nbits, err)) != DK_OK)
 		return st;
 	/* Only the bytes holding meaningful bits, in whole words. */
 	nbytes = (nbits + 8 * ws - 1) / (8 * ws) * ws;
-	buf = malloc(MD_BITMAP_CHUNK);
+	buf = malloc(nbytes < MD_BITMAP_CHUNK ? (nbytes ? nbytes : 1) :
+	    MD_BITMAP_CHUNK);
 	if (buf == NULL)
 		return dk_err_set(err, DK_ENOMEM, "out of memory");
 	for (done = 0; done < nbytes; done += MD_BITMAP_CHUNK) {
@@ -451,27 +466,25 @@ md_close(struct dk_dump *d)
 }
 
 /*
- * The dump_avail range holding pa, or navail.  Kernels write the ranges
- * ascending; a dump whose ranges are not is still read, linearly, with
- * the first matching range winning.
+ * The dump_avail range holding the page of pa, or navail.  Ranges are
+ * compared in whole pages, as the kernel numbers their bits: a range
+ * that starts inside a page covers that page (FORMATS.md 1.4).  Ranges
+ * are ascending and disjoint in pages (load_avail checks it).
  */
 static size_t
 find_range(const struct dk_dump *d, uint64_t pa)
 {
+	uint64_t pfn = pa >> d->page_shift;
 	size_t lo = 0, hi = d->navail;
 
-	if (!d->avail_sorted) {
-		for (size_t i = 0; i < d->navail; i++)
-			if (pa >= d->avail[i].start && pa < d->avail[i].end)
-				return i;
-		return d->navail;
-	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t first = d->avail[mid].start >> d->page_shift;
 
-		if (pa < d->avail[mid].start)
+		if (pfn < first)
 			hi = mid;
-		else if (pa >= d->avail[mid].end)
+		else if (pfn - first >= d->avail_bit[mid + 1] -
+		    d->avail_bit[mid])
 			lo = mid + 1;
 		else
 			return mid;
@@ -572,7 +585,7 @@ md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 
 const struct dk_format_ops dk_fmt_minidump = {
 	.name		= "minidump",
-	.desc		= "FreeBSD minidump (amd64, i386, arm, aarch64)",
+	.desc		= "FreeBSD minidump",
 	.probe		= md_probe,
 	.open		= md_open,
 	.close		= md_close,

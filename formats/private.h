@@ -382,7 +382,7 @@ struct dk_dump {
 	const struct dk_format_ops *fmt;
 	const struct dk_arch	*arch;
 	struct dk_info		 info;
-	char			 arch_why[128];
+	char			 arch_why[256];
 
 	/* minidump */
 	const struct dk_mdarch	*md;
@@ -394,7 +394,6 @@ struct dk_dump {
 	struct dk_range		*avail;		/* dump_avail, or one synthetic */
 	uint64_t		*avail_bit;	/* first bit of each range */
 	size_t			 navail;
-	int			 avail_sorted;	/* ascending, disjoint */
 	struct dk_bitmap	 bm;
 
 	/* arch state set by setup() */
@@ -415,6 +414,9 @@ extern const struct dk_mdarch dk_md_amd64;
 extern const struct dk_mdarch dk_md_i386;
 extern const struct dk_mdarch dk_md_arm;
 extern const struct dk_mdarch dk_md_arm64;
+extern const struct dk_mdarch dk_md_mips;
+extern const struct dk_mdarch dk_md_powerpc64;
+extern const struct dk_mdarch dk_md_riscv;
 
 extern const struct dk_format_ops dk_fmt_minidump;
 

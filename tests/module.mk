@@ -1,7 +1,7 @@
 # Check suites: each tests/check_<name>.c is one program.  The fixture
 # model (fixtures/gen.c) and the JSON writer are linked in for the
 # suites that need them.
-CHECKS	 = core minidump
+CHECKS	 = $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c))
 TESTS	+= $(CHECKS:%=$(B)/tests/check_%)
 TEST_OBJS = $(FX_OBJS) $(JSON_OBJ)
 
@@ -18,6 +18,7 @@ $(B)/tests/check_%.o: tests/check_%.c
 # Units first, then the tools end to end; one summary line each.
 check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory check-cli
 
 check-unit: $(TESTS)

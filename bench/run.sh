@@ -1,0 +1,242 @@
+#!/bin/sh
+# run.sh -- the benchmarks of `make bench`, each next to a baseline
+# measured in the same run, printed as one table.
+#
+#  1. dumpgen writes an amd64 version 3 dump of $BENCH_DUMPED (8G) dumped
+#     pages of a $BENCH_MEM (10G) machine; three pages in four are zero
+#     and become holes.  Baseline: dd writing (and fsyncing, as dumpgen
+#     does) as many bytes as the dump's allocated blocks.
+#  2. Sequential read of every dumped page (readall --mode all: each run
+#     with dk_read_pa in 1 MiB chunks) against `cat FILE > /dev/null`,
+#     both with the page cache warm (one cat first), each timed
+#     $BENCH_REPEAT times; best and median, ratio readall/cat.
+#  3. Random page reads and kvtop lookups on the same dump.
+#  4. Peak RSS of opening a dump of a 1 TiB machine (--mem 1T --dumped
+#     64M --sparse) with dumpinfo and with readall --mode open, next to
+#     the bitmap and pmap sizes, and to the RSS of opening a 32 MiB dump
+#     (the constant part).
+#
+# Environment: DUMPGEN, DUMPINFO, READALL (the programs), BENCH_REPEAT,
+# BENCH_DUMPED, BENCH_MEM, BENCH_DIR (scratch parent; default $TMPDIR,
+# else $BENCH_B/bench).  Every file is removed as soon as it has been
+# measured, and the scratch directory at the end.
+set -eu
+
+B=${BENCH_B:-build}
+DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
+DUMPINFO=${DUMPINFO:-$B/bin/dumpinfo}
+READALL=${READALL:-$B/bench/readall}
+REPEAT=${BENCH_REPEAT:-3}
+DUMPED=${BENCH_DUMPED:-8G}
+MEM=${BENCH_MEM:-10G}
+
+if [ -n "${BENCH_DIR:-}" ]; then
+	parent=$BENCH_DIR
+elif [ -n "${TMPDIR:-}" ]; then
+	parent=$TMPDIR
+else
+	parent=$B/bench
+fi
+mkdir -p "$parent"
+dir=$(mktemp -d "$parent/dumpkit-bench.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+trap 'rm -rf "$dir"; exit 130' INT TERM
+
+now_ns() {
+	date +%s%N
+}
+
+# secs START_NS END_NS
+secs() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
+}
+
+# val LINE KEY: the word after KEY in a "key value" line.
+val() {
+	echo "$1" | awk -v k="$2" \
+	    '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
+}
+
+# best and median of the numbers on stdin
+best() {
+	sort -g | head -n 1
+}
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+mbps() {
+	awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", b / s / 1e6;
+	    else print "-" }'
+}
+
+mib() {
+	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
+}
+
+row() {
+	printf '  %-44s %14s  %s\n' "$1" "$2" "${3:-}"
+}
+
+echo "bench: scratch directory $dir"
+big=$dir/amd64-v3-$DUMPED.dmp
+
+# --- 1. dumpgen next to dd -----------------------------------------------
+t0=$(now_ns)
+"$DUMPGEN" --arch amd64 --version 3 --mem "$MEM" --dumped "$DUMPED" -q \
+    -o "$big"
+t1=$(now_ns)
+gen_s=$(secs "$t0" "$t1")
+size=$(stat -c %s "$big")
+alloc=$(( $(stat -c %b "$big") * $(stat -c %B "$big") ))
+pages=$("$DUMPINFO" --json "$big" | awk -F'[:,]' \
+    '/"pages_dumped"/ { gsub(/ /, "", $2); print $2; exit }')
+
+dd_s=-
+free_kib=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
+if [ $(( free_kib * 1024 )) -gt $(( alloc + (1 << 30) )) ]; then
+	t0=$(now_ns)
+	dd if=/dev/zero of="$dir/dd.out" bs=1M count=$(( alloc >> 20 )) \
+	    conv=fsync 2> /dev/null
+	t1=$(now_ns)
+	dd_s=$(secs "$t0" "$t1")
+	rm -f "$dir/dd.out"
+fi
+
+# --- 2. sequential reads, page cache warm --------------------------------
+cat "$big" > /dev/null
+"$READALL" --mode all "$big" > /dev/null
+: > "$dir/cat.t"
+: > "$dir/ra.t"
+: > "$dir/ra-in.t"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	t0=$(now_ns)
+	cat "$big" > /dev/null
+	t1=$(now_ns)
+	secs "$t0" "$t1" >> "$dir/cat.t"
+	echo >> "$dir/cat.t"
+	t0=$(now_ns)
+	line=$("$READALL" --mode all "$big")
+	t1=$(now_ns)
+	secs "$t0" "$t1" >> "$dir/ra.t"
+	echo >> "$dir/ra.t"
+	val "$line" seconds >> "$dir/ra-in.t"
+	ra_bytes=$(val "$line" bytes)
+	ra_rss=$(val "$line" maxrss_kib)
+	i=$((i + 1))
+done
+cat_best=$(best < "$dir/cat.t")
+cat_med=$(median < "$dir/cat.t")
+ra_best=$(best < "$dir/ra.t")
+ra_med=$(median < "$dir/ra.t")
+ra_in_best=$(best < "$dir/ra-in.t")
+
+# --- 3. random access on the same dump -----------------------------------
+rnd=$("$READALL" --mode random -n 200000 "$big")
+kv=$("$READALL" --mode kvtop -n 1000000 "$big")
+kv_mapped=$(echo "$kv" | grep 'kvtop-mapped' || true)
+kv_any=$(echo "$kv" | grep 'kvtop-any' || true)
+kv_scan=$(echo "$kv" | grep 'kvtop-scan' || true)
+rm -f "$big"
+
+# --- 4. opening a dump of a 1 TiB machine --------------------------------
+small=$dir/small.dmp
+"$DUMPGEN" --arch amd64 --version 3 --mem 32M --dumped 1M --compact -q \
+    -o "$small"
+const_rss=$(val "$("$READALL" --mode open "$small")" maxrss_kib)
+const_di=-
+if [ -x /usr/bin/time ]; then
+	const_di=$(/usr/bin/time -f %M "$DUMPINFO" "$small" 2>&1 > /dev/null |
+	    tail -n 1)
+fi
+rm -f "$small"
+
+huge=$dir/amd64-v3-1T.dmp
+t0=$(now_ns)
+"$DUMPGEN" --arch amd64 --version 3 --mem 1T --dumped 64M --sparse -q \
+    -o "$huge"
+t1=$(now_ns)
+huge_gen_s=$(secs "$t0" "$t1")
+huge_size=$(stat -c %s "$huge")
+json=$("$DUMPINFO" --json "$huge")
+section() {
+	echo "$json" | tr -d ' \n' | sed 's/},{/}\n{/g' |
+	    awk -v n="\"name\":\"$1\"" 'index($0, n) {
+		match($0, /"size":[0-9]+/);
+		print substr($0, RSTART + 7, RLENGTH - 7); exit }'
+}
+bitmap=$(section bitmap)
+pmap=$(section pmap)
+open_line=$("$READALL" --mode open "$huge")
+open_rss=$(val "$open_line" maxrss_kib)
+open_s=$(val "$open_line" seconds)
+di_rss=-
+if [ -x /usr/bin/time ]; then
+	di_rss=$(/usr/bin/time -f %M "$DUMPINFO" "$huge" 2>&1 > /dev/null |
+	    tail -n 1)
+fi
+rm -f "$huge"
+
+# The rank index next to the bitmap's words: 2 bytes per 512 bits (64
+# bytes of bitmap) and 8 bytes per 65536 bits (8 KiB of bitmap).
+index=$(( bitmap / 32 + bitmap / 1024 ))
+
+# --- the table ------------------------------------------------------------
+echo
+echo "dumpkit benchmarks ($(uname -m), $(nproc) CPUs; best of $REPEAT," \
+    "median in brackets; MB = 10^6 bytes)"
+echo
+echo "amd64 v3 dump: --mem $MEM --dumped $DUMPED: $(mib "$size") MiB," \
+    "$(mib "$alloc") MiB allocated (zero pages are holes), $pages pages"
+row "dumpgen (write + fsync)" "${gen_s} s" \
+    "$(mbps "$size" "$gen_s") MB/s of dump, $(mbps "$alloc" "$gen_s") MB/s of data"
+if [ "$dd_s" != - ]; then
+	row "dd, $(mib "$alloc") MiB + fsync (baseline)" "${dd_s} s" \
+	    "$(mbps "$alloc" "$dd_s") MB/s; dumpgen/dd = $(awk -v a="$gen_s" \
+	    -v b="$dd_s" 'BEGIN { printf "%.2f", a / b }')"
+else
+	row "dd baseline" "skipped" "(not enough free disk)"
+fi
+echo
+echo "sequential read, page cache warm"
+row "cat FILE > /dev/null (baseline)" "${cat_best} s" \
+    "[$cat_med s] $(mbps "$size" "$cat_best") MB/s"
+row "readall --mode all (process)" "${ra_best} s" \
+    "[$ra_med s] $(mbps "$ra_bytes" "$ra_best") MB/s, peak RSS ${ra_rss} KiB"
+row "readall, read loop only" "${ra_in_best} s" \
+    "$(mbps "$ra_bytes" "$ra_in_best") MB/s"
+row "ratio readall/cat (time)" "$(awk -v a="$ra_best" -v b="$cat_best" \
+    'BEGIN { printf "%.2f", a / b }')" \
+    "throughput readall/cat $(awk -v a="$ra_best" -v b="$cat_best" \
+    -v x="$ra_bytes" -v y="$size" 'BEGIN { printf "%.2f", (x / a) / (y / b) }')"
+echo
+echo "random access on the same dump"
+row "dk_read_pa, random 4 KiB pages" \
+    "$(val "$rnd" pages_per_s) /s" "$(val "$rnd" MBps) MB/s"
+if [ -n "$kv_mapped" ]; then
+	row "dk_kvtop, random mapped kernel VAs" \
+	    "$(val "$kv_mapped" lookups_per_s) /s" \
+	    "$(val "$kv_scan" found) mapped pages found in $(val "$kv_scan" seconds) s"
+fi
+if [ -n "$kv_any" ]; then
+	row "dk_kvtop, uniform over the kernel map" \
+	    "$(val "$kv_any" lookups_per_s) /s" \
+	    "$(val "$kv_any" hits) of $(val "$kv_any" lookups) mapped"
+fi
+echo
+echo "opening a dump of a 1 TiB machine (--mem 1T --dumped 64M --sparse," \
+    "$(mib "$huge_size") MiB file, written in ${huge_gen_s} s)"
+row "bitmap section" "$(mib "$bitmap") MiB"
+row "pmap section (read on demand, not loaded)" "$(mib "$pmap") MiB"
+row "rank index (computed)" "$(mib "$index") MiB"
+row "constant: open a 32 MiB dump, readall" "$(mib $(( const_rss * 1024 ))) MiB" \
+    "dumpinfo: $const_di KiB"
+row "peak RSS, readall --mode open" "$(mib $(( open_rss * 1024 ))) MiB" \
+    "open took ${open_s} s"
+if [ "$di_rss" != - ]; then
+	row "peak RSS, dumpinfo FILE" "$(mib $(( di_rss * 1024 ))) MiB"
+fi
+row "bitmap + index + constant" \
+    "$(mib $(( bitmap + index + const_rss * 1024 ))) MiB" \
+    "(+ the 1 MiB bitmap read buffer)"

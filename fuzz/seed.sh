@@ -1,0 +1,93 @@
+#!/bin/sh
+# seed.sh -- regenerate the seed corpus of the fuzz targets.
+#
+#	make fuzz-seed            (builds dumpgen and seedshrink first)
+#	DUMPGEN=... SEEDSHRINK=... sh fuzz/seed.sh
+#
+# fuzz/corpus/minidump: one seed per row of `dumpgen --list` that
+# dumpgen can currently write, named ARCH-vVERSION[-VARIANT]: made by
+#	dumpgen --compact --mem 32M --dumped 64K --arch A --version V ...
+# then cut by seedshrink to a few dozen KiB (same row, version and
+# header; a short msgbuf, the start of the page-table area, a handful of
+# pages).  A row dumpgen refuses is skipped and reported; if seedshrink
+# fails, the dumpgen output is kept whole (run.sh sizes -max_len to the
+# largest seed).  Other files of the directory (crash-*, hand-made seeds)
+# are left alone.
+#
+# fuzz/corpus/kernel_elf: the first 64 bytes of /bin/true and of objects
+# that clang compiles for several targets, and a few hand-made headers.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+B=${B:-build}
+DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
+SEEDSHRINK=${SEEDSHRINK:-$B/fuzz/seedshrink}
+if [ ! -x "$DUMPGEN" ] || [ ! -x "$SEEDSHRINK" ]; then
+	make -s B="$B" "$B/bin/dumpgen" "$B/fuzz/seedshrink"
+	DUMPGEN=$B/bin/dumpgen
+	SEEDSHRINK=$B/fuzz/seedshrink
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dumpkit-seed.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+md=fuzz/corpus/minidump
+mkdir -p "$md"
+made=0 skipped=0 whole=0
+"$DUMPGEN" --list | tail -n +2 > "$tmp/list"
+while read -r fmt arch ver var desc; do
+	[ "$fmt" = minidump ] || continue
+	name=$arch-v$ver
+	set -- --arch "$arch" --version "$ver"
+	if [ "$var" != - ]; then
+		name=$name-$var
+		set -- "$@" --variant "$var"
+	fi
+	if ! "$DUMPGEN" --compact --mem 32M --dumped 64K "$@" -q \
+	    -o "$tmp/$name" 2> "$tmp/err"; then
+		echo "seed: skipped $name: $(cat "$tmp/err")" >&2
+		rm -f "$md/$name"
+		skipped=$((skipped + 1))
+		continue
+	fi
+	if "$SEEDSHRINK" "$tmp/$name" "$md/$name" > /dev/null 2> "$tmp/err"
+	then
+		made=$((made + 1))
+	else
+		echo "seed: $name kept whole: $(cat "$tmp/err")" >&2
+		cp "$tmp/$name" "$md/$name"
+		whole=$((whole + 1))
+	fi
+	rm -f "$tmp/$name"
+done < "$tmp/list"
+echo "seed: $md: $made shrunk, $whole whole, $skipped skipped"
+
+ke=fuzz/corpus/kernel_elf
+mkdir -p "$ke"
+head -c 64 /bin/true > "$ke/host-true"
+echo 'int dumpkit_seed;' > "$tmp/x.c"
+n=0
+if command -v clang > /dev/null 2>&1; then
+	for t in x86_64-unknown-freebsd i386-unknown-freebsd \
+	    armv7-unknown-freebsd-gnueabihf armebv7-unknown-linux-gnueabi \
+	    aarch64-unknown-freebsd aarch64_be-unknown-linux-gnu \
+	    powerpc64-unknown-freebsd riscv64-unknown-freebsd \
+	    mips-unknown-freebsd; do
+		if clang --target="$t" -c -o "$tmp/x.o" "$tmp/x.c" \
+		    2> /dev/null; then
+			head -c 64 "$tmp/x.o" > "$ke/$t"
+			n=$((n + 1))
+		fi
+	done
+fi
+# Hand-made: a 20-byte x86_64 header, EI_DATA 0, a big-endian EM_ARM
+# executable header, and an ELF magic with nothing after it.
+printf '\177ELF\002\001\001\011\000\000\000\000\000\000\000\000\002\000\076\000' \
+    > "$ke/hand-amd64-20bytes"
+printf '\177ELF\001\000\001\000\000\000\000\000\000\000\000\000\000\002\000\050' \
+    > "$ke/hand-bad-eidata"
+printf '\177ELF\001\002\001\011\000\000\000\000\000\000\000\000\000\002\000\050\000\000\000\001\300\020\000\000\000\000\000\064' \
+    > "$ke/hand-armeb-exec"
+printf '\177ELF' > "$ke/hand-magic-only"
+echo "seed: $ke: $n cross objects, /bin/true, 4 hand-made headers"
