@@ -341,42 +341,50 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 	return st;
 }
 
-static enum dk_status
-md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+/*
+ * Decode a minidump header page: family, architecture row, version,
+ * fields, and the family's setup (page size, direct map).  buf holds
+ * len bytes of the page, found at file offset base (0 in a minidump;
+ * a note's descriptor in the portable format, whose row is given), and
+ * is readable, zero-filled, for at least MD_HDR_READ bytes.
+ */
+enum dk_status
+dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
+    uint64_t base, const struct dk_arch *row, const struct dk_open_opts *o,
+    struct dk_err *err)
 {
-	uint8_t buf[MD_HDR_READ] = { 0 };
 	const struct dk_mdarch *md;
 	const struct dk_field *vf;
 	size_t hsize;
-	uint64_t off, end, sz[4];
-	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
-	    &d->off_pmap };
 	enum dk_status st;
-	static const char *const names[] = { "msgbuf", "dump_avail",
-	    "bitmap", "pmap" };
 
-	hsize = d->src.size < sizeof(buf) ? (size_t)d->src.size : sizeof(buf);
-	if ((st = dk_src_pread(&d->src, buf, hsize, 0, "header", err)) != DK_OK)
-		return st;
 	md = match_family(buf);
 	if (md == NULL) {
 		char seen[33];
 		size_t i;
 
-		for (i = 0; i < 32 && buf[i] >= 0x20 && buf[i] < 0x7f; i++)
+		for (i = 0; i < 32 && i < len && buf[i] >= 0x20 &&
+		    buf[i] < 0x7f; i++)
 			seen[i] = (char)buf[i];
 		seen[i] = '\0';
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 0: expected the "
-		    "magic of a known minidump (\"minidump FreeBSD/<arch>\" "
-		    "and NULs), found \"%s\"", d->src.name, seen);
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected "
+		    "the magic of a known minidump (\"minidump FreeBSD/<arch>\""
+		    " and NULs), found \"%s\"", d->src.name, (uintmax_t)base,
+		    seen);
 	}
 	d->md = md;
 	vf = any_version(md->layout, DK_H_VERSION);
-	if (d->src.size < vf->off + vf->size)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %u: the header "
-		    "ends before its version field (file is %ju bytes)",
-		    d->src.name, vf->off, (uintmax_t)d->src.size);
-	if ((st = choose_row(d, md, buf, o, err)) != DK_OK)
+	if (len < (size_t)vf->off + vf->size)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the header "
+		    "ends before its version field (%zu bytes)", d->src.name,
+		    (uintmax_t)(base + vf->off), len);
+	if (row != NULL) {
+		if (row->minidump != md)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "the header's magic \"%s\" is not that of %s",
+			    d->src.name, (uintmax_t)base, md->magic, row->name);
+		d->arch = row;
+	} else if ((st = choose_row(d, md, buf, o, err)) != DK_OK)
 		return st;
 	d->info.arch = d->arch->name;
 	d->info.arch_why = d->arch_why;
@@ -384,15 +392,15 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	d->info.version = (uint32_t)dec_uint(buf + vf->off, vf->size,
 	    d->arch->endian);
 	if (d->info.version >= 16 || !(md->versions & DK_V(d->info.version)))
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: expected a "
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected a "
 		    "%s minidump version (mask %#x), found %u", d->src.name,
-		    vf->off, md->family, md->versions, d->info.version);
+		    (uintmax_t)(base + vf->off), md->family, md->versions,
+		    d->info.version);
 	hsize = dk_layout_size(md->layout, d->info.version);
-	if (d->src.size < hsize)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %ju: the version "
-		    "%u header needs %zu bytes, the file has %ju", d->src.name,
-		    (uintmax_t)d->src.size, d->info.version, hsize,
-		    (uintmax_t)d->src.size);
+	if (len < hsize)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the version "
+		    "%u header needs %zu bytes, found %zu", d->src.name,
+		    (uintmax_t)(base + len), d->info.version, hsize, len);
 	dk_layout_decode(md->layout, d->info.version, buf, d->arch->endian,
 	    &d->hdr);
 	DK_TRACE(d, "family %s, row %s (%s), version %u", md->family,
@@ -405,21 +413,69 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			DK_TRACE(d, "header @%u %s = %#jx", f->off, f->name,
 			    (uintmax_t)d->hdr.v[f->id]);
 	}
-
 	d->page_shift = 12;
 	if (md->setup != NULL && (st = md->setup(d, err)) != DK_OK)
 		return st;
 	d->page_size = (uint64_t)1 << d->page_shift;
 	d->info.page_size = (uint32_t)d->page_size;
-	d->info.format = "minidump";
 	d->info.kernbase = d->hdr.v[DK_H_KERNBASE];
+	d->hsize = hsize;
+	return DK_OK;
+}
+
+/*
+ * With off_msgbuf, off_avail, off_bitmap, off_pmap and off_pages set and
+ * checked against the file: read dump_avail and the bitmap, count the
+ * pages the file holds.
+ */
+enum dk_status
+dk_md_load(struct dk_dump *d, struct dk_err *err)
+{
+	enum dk_status st;
+
+	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE) &&
+	    (st = load_avail(d, d->hdr.v[DK_H_DUMPAVAILSIZE], err)) != DK_OK)
+		return st;
+	if ((st = load_bitmap(d, d->hdr.v[DK_H_BITMAPSIZE], err)) != DK_OK)
+		return st;
+	if (d->pte_size != 0)
+		d->pmap_nent = d->hdr.v[DK_H_PMAPSIZE] / d->pte_size;
+	d->info.npages = d->bm.count;
+	d->info.npages_present = d->src.size < d->off_pages ? 0 :
+	    (d->src.size - d->off_pages) >> d->page_shift;
+	if (d->info.npages_present > d->info.npages)
+		d->info.npages_present = d->info.npages;
+	DK_TRACE(d, "pages at %#jx: %ju in the bitmap, %ju in the file",
+	    (uintmax_t)d->off_pages, (uintmax_t)d->info.npages,
+	    (uintmax_t)d->info.npages_present);
+	return DK_OK;
+}
+
+static enum dk_status
+md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	uint8_t buf[MD_HDR_READ] = { 0 };
+	size_t n;
+	uint64_t off, end, sz[4];
+	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
+	    &d->off_pmap };
+	enum dk_status st;
+	static const char *const names[] = { "msgbuf", "dump_avail",
+	    "bitmap", "pmap" };
+
+	n = d->src.size < sizeof(buf) ? (size_t)d->src.size : sizeof(buf);
+	if ((st = dk_src_pread(&d->src, buf, n, 0, "header", err)) != DK_OK)
+		return st;
+	if ((st = dk_md_header(d, buf, n, 0, NULL, o, err)) != DK_OK)
+		return st;
+	d->info.format = "minidump";
 
 	/* Sections, in file order (FORMATS.md 1.3). */
 	sz[0] = d->hdr.v[DK_H_MSGBUFSIZE];
 	sz[1] = d->hdr.v[DK_H_DUMPAVAILSIZE];
 	sz[2] = d->hdr.v[DK_H_BITMAPSIZE];
 	sz[3] = d->hdr.v[DK_H_PMAPSIZE];
-	add_section(d, "header", 0, hsize);
+	add_section(d, "header", 0, d->hsize);
 	d->info.sections[0].space = d->page_size;
 	off = d->page_size;
 	for (int i = 0; i < 4; i++) {
@@ -439,26 +495,14 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		off = end;
 	}
 	d->off_pages = off;
-	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE) &&
-	    (st = load_avail(d, sz[1], err)) != DK_OK)
+	if ((st = dk_md_load(d, err)) != DK_OK)
 		return st;
-	if ((st = load_bitmap(d, sz[2], err)) != DK_OK)
-		return st;
-	if (d->pte_size != 0)
-		d->pmap_nent = sz[3] / d->pte_size;
-	d->info.npages = d->bm.count;
-	d->info.npages_present = (d->src.size - d->off_pages) >> d->page_shift;
-	if (d->info.npages_present > d->info.npages)
-		d->info.npages_present = d->info.npages;
 	add_section(d, "pages", d->off_pages, d->info.npages << d->page_shift);
-	DK_TRACE(d, "pages at %#jx: %ju in the bitmap, %ju in the file",
-	    (uintmax_t)d->off_pages, (uintmax_t)d->info.npages,
-	    (uintmax_t)d->info.npages_present);
 	return DK_OK;
 }
 
-static void
-md_close(struct dk_dump *d)
+void
+dk_md_close(struct dk_dump *d)
 {
 	free(d->avail);
 	free(d->avail_bit);
@@ -492,8 +536,8 @@ find_range(const struct dk_dump *d, uint64_t pa)
 	return d->navail;
 }
 
-static enum dk_status
-md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
+enum dk_status
+dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
     struct dk_err *err)
 {
 	size_t r = find_range(d, pa);
@@ -522,8 +566,8 @@ md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	return DK_OK;
 }
 
-static enum dk_status
-md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+enum dk_status
+dk_md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
 	if (d->info.has_dmap && va >= d->info.dmap_base &&
 	    va < d->info.dmap_end) {
@@ -557,8 +601,8 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 	return DK_OK;
 }
 
-static int
-md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+int
+dk_md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
     struct dk_run *run)
 {
 	uint64_t b = dk_bitmap_next(&d->bm, it->next_bit, 1);
@@ -588,10 +632,10 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.desc		= "FreeBSD minidump",
 	.probe		= md_probe,
 	.open		= md_open,
-	.close		= md_close,
-	.pa_offset	= md_pa_offset,
-	.kvtop		= md_kvtop,
-	.run_next	= md_run_next,
+	.close		= dk_md_close,
+	.pa_offset	= dk_md_pa_offset,
+	.kvtop		= dk_md_kvtop,
+	.run_next	= dk_md_run_next,
 };
 
 /* ---------------------------------------------------------------------- */

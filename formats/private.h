@@ -391,6 +391,7 @@ struct dk_dump {
 	uint64_t		 page_size;
 	uint64_t		 off_msgbuf, off_avail, off_bitmap;
 	uint64_t		 off_pmap, off_pages;
+	size_t			 hsize;		/* sizeof the header struct */
 	struct dk_range		*avail;		/* dump_avail, or one synthetic */
 	uint64_t		*avail_bit;	/* first bit of each range */
 	size_t			 navail;
@@ -401,6 +402,21 @@ struct dk_dump {
 	uint64_t		 pmap_nent;	/* entries in the pmap area */
 	uint32_t		 mmuformat;	/* arm */
 };
+
+/* Decode a minidump header page (see fmt_minidump.c); row NULL: choose. */
+enum dk_status	dk_md_header(struct dk_dump *, const uint8_t *, size_t,
+		    uint64_t base, const struct dk_arch *row,
+		    const struct dk_open_opts *, struct dk_err *);
+/* With the section offsets set: load dump_avail, the bitmap, count pages. */
+enum dk_status	dk_md_load(struct dk_dump *, struct dk_err *);
+/* The minidump format's ops, shared with formats that embed a minidump. */
+void		dk_md_close(struct dk_dump *);
+enum dk_status	dk_md_pa_offset(struct dk_dump *, uint64_t, uint64_t *,
+		    struct dk_err *);
+enum dk_status	dk_md_kvtop(struct dk_dump *, uint64_t, uint64_t *,
+		    struct dk_err *);
+int		dk_md_run_next(const struct dk_dump *, struct dk_run_iter *,
+		    struct dk_run *);
 
 /* Read entry idx of the pmap area (pte_size bytes, dump byte order). */
 enum dk_status	dk_md_pmap_entry(struct dk_dump *, uint64_t idx, uint64_t *,
