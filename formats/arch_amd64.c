@@ -115,10 +115,15 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if (st != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
-	if (!(e & AMD64_PG_V))
+	if (!(e & AMD64_PG_V)) {
+		/* An invalid PDE leaves its whole 2 MiB unmapped. */
+		if (d->info.version != 1)
+			d->unmapped_to = (va | ((1ull << AMD64_PDRSHIFT) - 1)) +
+			    1;
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (%s %#jx has no PG_V)", (uintmax_t)va,
 		    d->info.version == 1 ? "PTE" : "PDE", (uintmax_t)e);
+	}
 	if (d->info.version == 1) {
 		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
 	} else if (e & AMD64_PG_PS) {

@@ -17,7 +17,8 @@
 #include "private.h"
 
 static const struct dk_format_ops *const formats[] = {
-	&dk_fmt_minidump,
+	&dk_fmt_minidump,	/* "minidump" at offset 0 */
+	&dk_fmt_elfmini,	/* an ELF core with dumpkit's notes */
 };
 
 #define	DK_READ_CHUNK	(1u << 20)
@@ -42,8 +43,8 @@ open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		return formats[i]->open(d, o, err);
 	}
 	return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump format "
-	    "dumpkit knows (expected \"minidump\" in the first 8 bytes)",
-	    d->src.name);
+	    "dumpkit knows (expected \"minidump\" or an ELF core with "
+	    "dumpkit notes)", d->src.name);
 }
 
 static struct dk_dump *
@@ -57,6 +58,7 @@ new_dump(const char *name, struct dk_err *err)
 	}
 	d->src.fd = -1;
 	d->src.name = strcpy((char *)(d + 1), name);
+	d->pmc_off = UINT64_MAX;
 	return d;
 }
 

@@ -569,14 +569,24 @@ dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 enum dk_status
 dk_md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
+	return dk_md_kvtop_prot(d, va, pa, NULL, err);
+}
+
+enum dk_status
+dk_md_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
+{
+	d->unmapped_to = 0;
 	if (d->info.has_dmap && va >= d->info.dmap_base &&
 	    va < d->info.dmap_end) {
 		*pa = va - d->info.dmap_base + d->info.dmap_phys;
 		DK_TRACE(d, "va %#jx: direct map -> pa %#jx", (uintmax_t)va,
 		    (uintmax_t)*pa);
+		if (prot != NULL)
+			*prot = DK_PROT_W;
 		return DK_OK;
 	}
-	return d->md->kvtop(d, va, pa, NULL, err);
+	return d->md->kvtop(d, va, pa, prot, err);
 }
 
 enum dk_status
@@ -592,9 +602,22 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 		    "the %ju entries of the page-table area", (uintmax_t)idx,
 		    (uintmax_t)d->pmap_nent);
 	off = d->off_pmap + idx * d->pte_size;
-	st = dk_src_pread(&d->src, b, d->pte_size, off, "pmap entry", err);
-	if (st != DK_OK)
-		return st;
+	if (off < d->pmc_off || off + d->pte_size > d->pmc_off + d->pmc_len) {
+		/* Fill the cache with the aligned block holding the entry. */
+		uint64_t start = off - (off - d->off_pmap) % sizeof(d->pmc);
+		uint64_t end = d->off_pmap + d->pmap_nent * d->pte_size;
+		size_t n = end - start < sizeof(d->pmc) ?
+		    (size_t)(end - start) : sizeof(d->pmc);
+
+		d->pmc_off = UINT64_MAX;
+		st = dk_src_pread(&d->src, d->pmc, n, start, "pmap entry",
+		    err);
+		if (st != DK_OK)
+			return st;
+		d->pmc_off = start;
+		d->pmc_len = n;
+	}
+	memcpy(b, d->pmc + (off - d->pmc_off), d->pte_size);
 	*v = dec_uint(b, d->pte_size, d->arch->endian);
 	DK_TRACE(d, "pmap[%ju] @%#jx = %#jx", (uintmax_t)idx, (uintmax_t)off,
 	    (uintmax_t)*v);

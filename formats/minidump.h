@@ -40,6 +40,53 @@ const struct dk_mdarch *dk_md_family(const char *name);
 enum dk_status	dk_md_write(const struct dk_md_spec *, int fd,
 		    const char *name, struct dk_err *);
 
+/* Sequential output: a regular file (holes, copy_file_range) or a pipe. */
+struct dk_sink {
+	int		 fd;
+	const char	*name;
+	uint64_t	 pos;		/* bytes written or skipped so far */
+	int		 seekable;	/* a regular file written from 0 */
+	int		 no_cfr;	/* copy_file_range failed: read/write */
+	uint64_t	 done;		/* for progress */
+	void		(*progress)(void *, uint64_t done);
+	void		*progress_arg;
+};
+
+/* Start writing to fd at offset 0. */
+void		dk_sink_init(struct dk_sink *, int fd, const char *name);
+/* Append len bytes. */
+enum dk_status	dk_sink_write(struct dk_sink *, const void *, size_t,
+		    struct dk_err *);
+/* Append len zero bytes: a hole in a regular file. */
+enum dk_status	dk_sink_zero(struct dk_sink *, uint64_t, struct dk_err *);
+/* Append bytes [off, off + len) of src; its holes stay holes. */
+enum dk_status	dk_sink_copy(struct dk_sink *, const struct dk_src *,
+		    uint64_t off, uint64_t len, struct dk_err *);
+/* Set the final size of a regular file (trailing holes). */
+enum dk_status	dk_sink_finish(struct dk_sink *, struct dk_err *);
+
+/* dk_elfmini_write() flags. */
+#define	DK_ELFMINI_NO_VIRTUAL	0x1u	/* no virtual PT_LOAD segments */
+
+/* Write d (a minidump or a portable file) as a portable ELF minidump. */
+enum dk_status	dk_elfmini_write(struct dk_dump *, struct dk_sink *,
+		    unsigned flags, struct dk_err *);
+/* Write d as the native dump it came from, byte for byte. */
+enum dk_status	dk_native_write(struct dk_dump *, struct dk_sink *,
+		    struct dk_err *);
+/* What the portable writer would write: segment counts and sizes. */
+struct dk_elfmini_plan {
+	uint64_t	nphys;		/* physical PT_LOADs */
+	uint64_t	nvirt;		/* virtual PT_LOADs */
+	uint64_t	notes_size;
+	uint64_t	data_offset;
+	uint64_t	file_size;
+	uint64_t	residue;	/* bytes kept in the residue note */
+};
+/* Plan the conversion of d without writing anything. */
+enum dk_status	dk_elfmini_plan(struct dk_dump *, unsigned flags,
+		    struct dk_elfmini_plan *, struct dk_err *);
+
 /* Output files: written under a temporary name, renamed when complete. */
 struct dk_out {
 	int	 fd;

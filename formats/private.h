@@ -401,7 +401,50 @@ struct dk_dump {
 	unsigned		 pte_size;	/* bytes per pmap entry */
 	uint64_t		 pmap_nent;	/* entries in the pmap area */
 	uint32_t		 mmuformat;	/* arm */
+	int64_t			 kerndisp;	/* run-time minus link-time */
+	/*
+	 * Set by a family's kvtop when it answers DK_ENOTMAPPED and knows
+	 * that nothing below this VA is mapped either (an invalid PDE covers
+	 * 2 MiB); 0 when it does not know.  The kernel-map walk uses it.
+	 */
+	uint64_t		 unmapped_to;
+
+	/* a cached block of the pmap area, for walks */
+	uint8_t			 pmc[4096];
+	uint64_t		 pmc_off;	/* file offset; UINT64_MAX: none */
+	size_t			 pmc_len;
+
+	/* where the source header page is, and the residue (portable) */
+	uint64_t		 off_header;
+	uint64_t		 off_residue, residue_size;
+	uint64_t		 nphys;		/* physical PT_LOADs (portable) */
 };
+
+/* Translate va with the family, giving the entry's protection too. */
+enum dk_status	dk_md_kvtop_prot(struct dk_dump *, uint64_t, uint64_t *,
+		    unsigned *, struct dk_err *);
+
+/* A range of the kernel map: contiguous in VA, PA and the file. */
+struct dk_kmap_run {
+	uint64_t	va;
+	uint64_t	pa;
+	uint64_t	len;
+	uint64_t	offset;		/* file offset of the byte at pa */
+	unsigned	prot;		/* DK_PROT_* */
+};
+
+struct dk_kmap_iter {
+	uint64_t	va;		/* next VA to look at */
+	int		done;
+};
+
+/*
+ * Next run of the kernel map [kernbase, kva_end) whose pages are all
+ * stored in the file: 1 = *run set, 0 = no more (or an I/O error, in
+ * err).  Pages that are unmapped or absent end a run.
+ */
+int		dk_kmap_next(struct dk_dump *, struct dk_kmap_iter *,
+		    struct dk_kmap_run *, struct dk_err *);
 
 /* Decode a minidump header page (see fmt_minidump.c); row NULL: choose. */
 enum dk_status	dk_md_header(struct dk_dump *, const uint8_t *, size_t,
@@ -435,5 +478,6 @@ extern const struct dk_mdarch dk_md_powerpc64;
 extern const struct dk_mdarch dk_md_riscv;
 
 extern const struct dk_format_ops dk_fmt_minidump;
+extern const struct dk_format_ops dk_fmt_elfmini;
 
 #endif /* DK_PRIVATE_H */

@@ -1,0 +1,258 @@
+/*
+ * dumpconv -- convert a kernel dump to the portable ELF minidump
+ * (docs/portable-elf-minidump.md), or a portable file back to the native
+ * dump it came from, byte for byte.
+ *
+ * A thin tool over libdumpkit.  The output is written to a temporary
+ * file beside the target, fsynced and renamed into place; an existing
+ * target is replaced only with --force; on error nothing is left.
+ * Exit status: 0 converted, 2 the input could not be read or the output
+ * written, 3 usage error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "minidump.h"
+
+#define	EX_FAIL_DK	2
+#define	EX_USAGE_DK	3
+#define	PROGRESS_MIN	(256ull << 20)	/* show progress above this size */
+
+static const char usage_text[] =
+"usage: dumpconv [--to elf|native] [--no-virtual] [--force] [-q] [-v]\n"
+"                [--arch ARCH] [--kernel FILE] INPUT -o OUTPUT\n"
+"       dumpconv --info [--to elf|native] INPUT\n"
+"       dumpconv --help | --version\n";
+
+static const char help_text[] =
+"Convert a kernel dump that libdumpkit reads into a portable ELF minidump,\n"
+"which readelf, gdb and libkdumpfile open, or a portable file back into\n"
+"its native format, byte for byte.\n"
+"\n"
+"  -t, --to elf|native  the output format (default elf)\n"
+"  -o, --output FILE    where to write; - for standard output\n"
+"  -f, --force          replace OUTPUT if it exists\n"
+"      --no-virtual     leave out the kernel-map PT_LOAD segments\n"
+"  -i, --info           print what would be written; write nothing\n"
+"  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
+"  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
+"  -q, --quiet          no progress line\n"
+"  -v, --verbose        say what was written\n"
+"  -h, --help           this text\n"
+"  -V, --version        print the version\n"
+"\n"
+"Exit status: 0 converted, 2 the input could not be read or the output\n"
+"written, 3 usage error.\n";
+
+struct opts {
+	int		 native;	/* --to native */
+	int		 force;
+	int		 info;
+	int		 quiet;
+	int		 verbose;
+	unsigned	 flags;		/* DK_ELFMINI_* */
+	const char	*in;
+	const char	*out;
+	struct dk_open_opts open;
+};
+
+struct prog {
+	const char	*name;
+	uint64_t	 total;
+	struct timespec	 start;
+	time_t		 last;
+};
+
+static double
+since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A progress line on stderr, at most once a second. */
+static void
+show_progress(void *arg, uint64_t done)
+{
+	struct prog *p = arg;
+	double el = since(&p->start), rate = el > 0 ? (double)done / el : 0;
+	time_t now = time(NULL);
+
+	if (now == p->last && done < p->total)
+		return;
+	p->last = now;
+	fprintf(stderr, "\rdumpconv: %s: %ju / %ju MiB, %.0f MiB/s, %.0f s "
+	    "left   ", p->name, (uintmax_t)(done >> 20),
+	    (uintmax_t)(p->total >> 20), rate / 1048576.0,
+	    rate > 0 && p->total > done ? (double)(p->total - done) / rate :
+	    0.0);
+}
+
+static int
+info(struct dk_dump *d, const struct opts *o)
+{
+	const struct dk_info *in = dk_info(d);
+	struct dk_elfmini_plan p;
+	struct dk_err err;
+
+	printf("input:        %s: %s version %u, %s, %ju pages (%ju in the "
+	    "file)\n", o->in, in->format, in->version, in->arch,
+	    (uintmax_t)in->npages, (uintmax_t)in->npages_present);
+	if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return EX_FAIL_DK;
+	}
+	if (o->native) {
+		printf("output:       native %s version %u\n", in->format,
+		    in->version);
+		printf("residue:      %ju bytes written over the sections\n",
+		    (uintmax_t)p.residue);
+		return 0;
+	}
+	printf("output:       portable ELF minidump, ELFCLASS64 %s\n",
+	    in->endian == DK_BE ? "big-endian" : "little-endian");
+	printf("segments:     1 PT_NOTE, %ju physical PT_LOAD, %ju virtual "
+	    "PT_LOAD%s\n", (uintmax_t)p.nphys, (uintmax_t)p.nvirt,
+	    p.nphys + p.nvirt + 1 >= 0xffff ? " (PN_XNUM)" : "");
+	printf("notes:        %ju bytes\n", (uintmax_t)p.notes_size);
+	printf("page data:    at %#jx, %ju bytes\n", (uintmax_t)p.data_offset,
+	    (uintmax_t)(p.file_size - p.data_offset));
+	printf("file size:    %ju bytes\n", (uintmax_t)p.file_size);
+	printf("residue:      %ju bytes kept verbatim\n",
+	    (uintmax_t)p.residue);
+	return 0;
+}
+
+static int
+convert(struct dk_dump *d, const struct opts *o)
+{
+	int to_stdout = strcmp(o->out, "-") == 0;
+	struct prog pr = { .name = o->in };
+	struct dk_out out = { .fd = -1 };
+	struct dk_sink sink;
+	struct dk_err err;
+	enum dk_status st;
+
+	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return EX_FAIL_DK;
+	}
+	dk_sink_init(&sink, to_stdout ? STDOUT_FILENO : out.fd,
+	    to_stdout ? "<stdout>" : o->out);
+	pr.total = dk_info(d)->file_size;
+	if (!o->quiet && isatty(STDERR_FILENO) && pr.total >= PROGRESS_MIN) {
+		clock_gettime(CLOCK_MONOTONIC, &pr.start);
+		sink.progress = show_progress;
+		sink.progress_arg = &pr;
+	}
+	st = o->native ? dk_native_write(d, &sink, &err) :
+	    dk_elfmini_write(d, &sink, o->flags, &err);
+	if (sink.progress != NULL)
+		fputc('\n', stderr);
+	if (st == DK_OK && !to_stdout)
+		st = dk_out_commit(&out, &err);
+	else if (!to_stdout)
+		dk_out_abort(&out);
+	if (st != DK_OK) {
+		fprintf(stderr, "dumpconv: %s: %s\n", o->in, err.msg);
+		return EX_FAIL_DK;
+	}
+	if (o->verbose)
+		fprintf(stderr, "dumpconv: %s -> %s: %s, %ju bytes\n", o->in,
+		    o->out, o->native ? "native" : "portable ELF minidump",
+		    (uintmax_t)sink.pos);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "no-virtual", no_argument, NULL, 'N' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { 0 };
+	struct dk_dump *d;
+	struct dk_err err;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "t:o:fia:k:qvhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (strcmp(optarg, "native") == 0)
+				o.native = 1;
+			else if (strcmp(optarg, "elf") != 0) {
+				fprintf(stderr, "dumpconv: --to: expected elf "
+				    "or native, found '%s'\n%s", optarg,
+				    usage_text);
+				return EX_USAGE_DK;
+			}
+			break;
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'f':
+			o.force = 1;
+			break;
+		case 'N':
+			o.flags |= DK_ELFMINI_NO_VIRTUAL;
+			break;
+		case 'i':
+			o.info = 1;
+			break;
+		case 'a':
+			o.open.arch = optarg;
+			break;
+		case 'k':
+			o.open.kernel = optarg;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'h':
+			printf("%s\n%s", usage_text, help_text);
+			return 0;
+		case 'V':
+			printf("dumpconv (dumpkit) %s\n", dumpkit_version());
+			return 0;
+		default:
+			fprintf(stderr, "%s", usage_text);
+			return EX_USAGE_DK;
+		}
+	}
+	if (argc - optind != 1 || (!o.info && o.out == NULL)) {
+		fprintf(stderr, "dumpconv: expected one INPUT%s\n%s",
+		    o.info ? "" : " and -o OUTPUT", usage_text);
+		return EX_USAGE_DK;
+	}
+	o.in = argv[optind];
+	if (dk_open(o.in, &o.open, &d, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return err.code == DK_EINVAL || err.code == DK_EAMBIG ?
+		    EX_USAGE_DK : EX_FAIL_DK;
+	}
+	rc = o.info ? info(d, &o) : convert(d, &o);
+	dk_close(d);
+	return rc;
+}

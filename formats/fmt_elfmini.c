@@ -1,0 +1,851 @@
+/*
+ * fmt_elfmini.c -- the portable ELF minidump (docs/portable-elf-minidump.md),
+ * read and written; and the rebuilding of the native dump it came from.
+ *
+ * The file is an ELFCLASS64 ET_CORE in the source's byte order: program
+ * header 0 is a PT_NOTE holding dumpkit's notes (an info record, then the
+ * source's header page, msgbuf, dump_avail, bitmap and page-table area,
+ * verbatim), then one physical PT_LOAD per run of stored pages and one
+ * virtual PT_LOAD per run of the kernel map.  The page data is stored as
+ * a minidump stores it, one page per set bit in ascending order, so the
+ * reader is the minidump reader with its section offsets pointing into
+ * the notes, and a conversion either way copies sections and pages.
+ *
+ * Writing never goes through libelf: the headers are encoded here with
+ * bytes.h, and pages are copied between the files' data extents (see
+ * docs/portable-elf-minidump.md, section 8, for why).
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "minidump.h"
+#include "private.h"
+
+#define	EHDR_SIZE	64
+#define	PHDR_SIZE	56
+#define	SHDR_SIZE	64
+#define	NOTE_NAME	"dumpkit"
+#define	NOTE_NAMESZ	8
+#define	INFO_SIZE	120
+#define	INFO_VERSION	1
+#define	SOURCE_MINIDUMP	1
+#define	MAX_RESIDUE	(64ull << 20)	/* bytes of residue we agree to keep */
+#define	MAX_RESIDUE_RECS 65536
+
+/*
+ * Note types are "DK" in the high half: readers that ignore the owner
+ * name and go by type alone (BFD, eu-readelf on cores) must not take
+ * them for NT_PRSTATUS and friends.  The index is the low half.
+ */
+#define	NT_DK_BASE	0x444b0000u
+enum {
+	NT_DK_INFO = 1,
+	NT_DK_SOURCE_HEADER,
+	NT_DK_MSGBUF,
+	NT_DK_DUMP_AVAIL,
+	NT_DK_BITMAP,
+	NT_DK_PMAP,
+	NT_DK_RESIDUE,
+	NT_DK_MAX
+};
+
+#define	FLAG_DMAP	0x1u
+#define	FLAG_VIRTUAL	0x2u
+#define	FLAG_TRUNCATED	0x4u
+
+static uint64_t
+align_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading.                                                                */
+
+static enum dk_status
+em_probe(const struct dk_src *src, struct dk_err *err)
+{
+	uint8_t eh[EHDR_SIZE], ph[PHDR_SIZE], nh[12 + NOTE_NAMESZ];
+	enum dk_endian e;
+	uint64_t phoff, noff;
+
+	if (src->size < EHDR_SIZE)
+		return DK_NOMATCH;
+	if (dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", err) != DK_OK)
+		return err->code;
+	if (memcmp(eh, ELFMAG, SELFMAG) != 0 || eh[EI_CLASS] != ELFCLASS64 ||
+	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
+		return DK_NOMATCH;
+	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	if (dec_uint(eh + 16, 2, e) != ET_CORE)
+		return DK_NOMATCH;
+	phoff = dec_uint(eh + 32, 8, e);
+	if (phoff > src->size || src->size - phoff < PHDR_SIZE ||
+	    dk_src_pread(src, ph, sizeof(ph), phoff, "program header", err) !=
+	    DK_OK || dec_uint(ph, 4, e) != PT_NOTE)
+		return DK_NOMATCH;
+	noff = dec_uint(ph + 8, 8, e);
+	if (noff > src->size || src->size - noff < sizeof(nh) ||
+	    dk_src_pread(src, nh, sizeof(nh), noff, "note", err) != DK_OK)
+		return DK_NOMATCH;
+	if (dec_uint(nh, 4, e) != NOTE_NAMESZ ||
+	    memcmp(nh + 12, NOTE_NAME, NOTE_NAMESZ) != 0 ||
+	    dec_uint(nh + 8, 4, e) != NT_DK_BASE + NT_DK_INFO)
+		return DK_NOMATCH;
+	return DK_OK;
+}
+
+struct em_note {
+	uint64_t	off;		/* descriptor's file offset */
+	uint64_t	size;
+	int		seen;
+};
+
+/* Find dumpkit's notes in [off, off + size). */
+static enum dk_status
+read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
+    struct em_note *notes, struct dk_err *err)
+{
+	uint64_t end = off + size;
+
+	while (off < end) {
+		uint8_t nh[12], name[NOTE_NAMESZ];
+		uint64_t namesz, descsz, type, doff;
+		enum dk_status st;
+
+		if (end - off < sizeof(nh))
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: a "
+			    "note header needs 12 bytes, the PT_NOTE segment "
+			    "has %ju left", d->src.name, (uintmax_t)off,
+			    (uintmax_t)(end - off));
+		if ((st = dk_src_pread(&d->src, nh, sizeof(nh), off, "note "
+		    "header", err)) != DK_OK)
+			return st;
+		namesz = dec_uint(nh, 4, e);
+		descsz = dec_uint(nh + 4, 4, e);
+		type = dec_uint(nh + 8, 4, e);
+		doff = off + 12 + align_up(namesz, 4);
+		if (doff > end || align_up(descsz, 4) > end - doff)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "note of type %ju (name %ju bytes, descriptor %ju) "
+			    "extends past the PT_NOTE segment's end at %#jx",
+			    d->src.name, (uintmax_t)off, (uintmax_t)type,
+			    (uintmax_t)namesz, (uintmax_t)descsz,
+			    (uintmax_t)end);
+		if (namesz == NOTE_NAMESZ) {
+			st = dk_src_pread(&d->src, name, sizeof(name), off + 12,
+			    "note name", err);
+			if (st != DK_OK)
+				return st;
+			if (memcmp(name, NOTE_NAME, NOTE_NAMESZ) == 0 &&
+			    type > NT_DK_BASE && type < NT_DK_BASE + NT_DK_MAX) {
+				type -= NT_DK_BASE;
+				if (notes[type].seen)
+					return dk_err_set(err, DK_ECORRUPT,
+					    "%s: offset %#jx: a second dumpkit "
+					    "note of type %ju", d->src.name,
+					    (uintmax_t)off, (uintmax_t)type);
+				notes[type].off = doff;
+				notes[type].size = descsz;
+				notes[type].seen = 1;
+				DK_TRACE(d, "note %ju at %#jx, %ju bytes",
+				    (uintmax_t)type, (uintmax_t)doff,
+				    (uintmax_t)descsz);
+			}
+		}
+		off = doff + align_up(descsz, 4);
+	}
+	return DK_OK;
+}
+
+static void
+add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size,
+    uint64_t space)
+{
+	struct dk_section *s;
+
+	if (d->info.nsections >= DK_MAX_SECTIONS)
+		return;
+	s = &d->info.sections[d->info.nsections++];
+	s->name = name;
+	s->offset = off;
+	s->size = size;
+	s->space = space;
+}
+
+static enum dk_status
+em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	uint8_t eh[EHDR_SIZE], ph[PHDR_SIZE], info[INFO_SIZE];
+	uint8_t hbuf[4096] = { 0 };
+	struct em_note notes[NT_DK_MAX] = { { 0, 0, 0 } };
+	static const struct { int type; unsigned id; const char *name; }
+	    sect[] = {
+		{ NT_DK_MSGBUF, DK_H_MSGBUFSIZE, "msgbuf" },
+		{ NT_DK_DUMP_AVAIL, DK_H_DUMPAVAILSIZE, "dump_avail" },
+		{ NT_DK_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
+		{ NT_DK_PMAP, DK_H_PMAPSIZE, "pmap" },
+	};
+	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
+	    &d->off_pmap };
+	const struct dk_arch *row;
+	enum dk_endian e;
+	uint64_t phoff, noff, nsize, psize, stored;
+	char arch[17];
+	enum dk_status st;
+	size_t n;
+
+	(void)o;	/* the file names its architecture */
+	if ((st = dk_src_pread(&d->src, eh, sizeof(eh), 0, "ELF header",
+	    err)) != DK_OK)
+		return st;
+	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	phoff = dec_uint(eh + 32, 8, e);
+	if (dec_uint(eh + 54, 2, e) != PHDR_SIZE)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset 0x36: expected "
+		    "e_phentsize 56, found %ju", d->src.name,
+		    (uintmax_t)dec_uint(eh + 54, 2, e));
+	if ((st = dk_src_pread(&d->src, ph, sizeof(ph), phoff, "program "
+	    "header 0", err)) != DK_OK)
+		return st;
+	noff = dec_uint(ph + 8, 8, e);
+	nsize = dec_uint(ph + 32, 8, e);
+	if (noff > d->src.size || nsize > d->src.size - noff)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the "
+		    "PT_NOTE segment [%#jx, %#jx) extends past the end of the "
+		    "file at %#jx", d->src.name, (uintmax_t)(phoff + 8),
+		    (uintmax_t)noff, (uintmax_t)(noff + nsize),
+		    (uintmax_t)d->src.size);
+	if ((st = read_notes(d, e, noff, nsize, notes, err)) != DK_OK)
+		return st;
+	if (!notes[NT_DK_INFO].seen || notes[NT_DK_INFO].size < INFO_SIZE)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a dumpkit info note of at least %d bytes, found %ju",
+		    d->src.name, (uintmax_t)noff, INFO_SIZE,
+		    (uintmax_t)notes[NT_DK_INFO].size);
+	if ((st = dk_src_pread(&d->src, info, sizeof(info),
+	    notes[NT_DK_INFO].off, "info note", err)) != DK_OK)
+		return st;
+	if (dec_uint(info, 4, e) != INFO_VERSION ||
+	    dec_uint(info + 4, 4, e) != SOURCE_MINIDUMP)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected "
+		    "portable format version 1 of a minidump, found version "
+		    "%ju of source format %ju", d->src.name,
+		    (uintmax_t)notes[NT_DK_INFO].off,
+		    (uintmax_t)dec_uint(info, 4, e),
+		    (uintmax_t)dec_uint(info + 4, 4, e));
+	memcpy(arch, info + 16, 16);
+	arch[16] = '\0';
+	row = dk_arch_by_name(arch);
+	if (row == NULL || strcmp(row->name, arch) != 0 ||
+	    row->endian != e || row->minidump == NULL)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note names architecture \"%s\", which is not a %s-endian "
+		    "minidump architecture", d->src.name,
+		    (uintmax_t)(notes[NT_DK_INFO].off + 16), arch,
+		    e == DK_BE ? "big" : "little");
+	psize = dec_uint(info + 12, 4, e);
+	if (!notes[NT_DK_SOURCE_HEADER].seen ||
+	    notes[NT_DK_SOURCE_HEADER].size != psize)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a source header note of page_size %ju bytes, found %s%ju",
+		    d->src.name, (uintmax_t)noff, (uintmax_t)psize,
+		    notes[NT_DK_SOURCE_HEADER].seen ? "" : "none, ",
+		    (uintmax_t)notes[NT_DK_SOURCE_HEADER].size);
+	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
+	if ((st = dk_src_pread(&d->src, hbuf, n,
+	    notes[NT_DK_SOURCE_HEADER].off, "source header", err)) != DK_OK)
+		return st;
+	d->info.arch_by = DK_BY_HEADER;
+	snprintf(d->arch_why, sizeof(d->arch_why), "the portable file's info "
+	    "note names %s", arch);
+	d->off_header = notes[NT_DK_SOURCE_HEADER].off;
+	if ((st = dk_md_header(d, hbuf, n, d->off_header, row, NULL, err)) !=
+	    DK_OK)
+		return st;
+	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
+	    e))
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note says page size %ju, version %ju; the source header "
+		    "says %ju, %u", d->src.name,
+		    (uintmax_t)notes[NT_DK_INFO].off, (uintmax_t)psize,
+		    (uintmax_t)dec_uint(info + 8, 4, e),
+		    (uintmax_t)d->page_size, d->info.version);
+	d->info.format = "portable-elf";
+	add_section(d, "elf headers", 0, noff, noff);
+	add_section(d, "notes", noff, nsize, nsize);
+	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
+		const struct em_note *nt = &notes[sect[i].type];
+		uint64_t want = d->hdr.v[sect[i].id];
+
+		*offp[i] = nt->off;
+		if (sect[i].type == NT_DK_DUMP_AVAIL &&
+		    !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+			continue;
+		if (!nt->seen || nt->size != want)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "expected a %s note of %ju bytes as the source "
+			    "header says, found %s%ju", d->src.name,
+			    (uintmax_t)noff, sect[i].name, (uintmax_t)want,
+			    nt->seen ? "" : "none, ", (uintmax_t)nt->size);
+		if (sect[i].type != NT_DK_MSGBUF)
+			add_section(d, sect[i].name, nt->off, nt->size,
+			    nt->size);
+	}
+	if (notes[NT_DK_RESIDUE].seen) {
+		d->off_residue = notes[NT_DK_RESIDUE].off;
+		d->residue_size = notes[NT_DK_RESIDUE].size;
+	}
+	d->off_pages = dec_uint(info + 88, 8, e);
+	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		    "data_offset %#jx is not a page-aligned offset inside the "
+		    "file of %#jx bytes", d->src.name,
+		    (uintmax_t)(notes[NT_DK_INFO].off + 88),
+		    (uintmax_t)d->off_pages, (uintmax_t)d->src.size);
+	if ((st = dk_md_load(d, err)) != DK_OK)
+		return st;
+	stored = dec_uint(info + 104, 8, e);
+	if (dec_uint(info + 96, 8, e) != d->info.npages ||
+	    stored > d->info.npages)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note says %ju pages dumped, %ju stored; the bitmap has "
+		    "%ju", d->src.name, (uintmax_t)(notes[NT_DK_INFO].off + 96),
+		    (uintmax_t)dec_uint(info + 96, 8, e), (uintmax_t)stored,
+		    (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	d->nphys = dec_uint(info + 112, 8, e);
+	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
+	add_section(d, "pages", d->off_pages, d->info.npages_present <<
+	    d->page_shift, d->info.npages_present << d->page_shift);
+	return DK_OK;
+}
+
+const struct dk_format_ops dk_fmt_elfmini = {
+	.name		= "portable-elf",
+	.desc		= "dumpkit portable ELF minidump",
+	.probe		= em_probe,
+	.open		= em_open,
+	.close		= dk_md_close,
+	.pa_offset	= dk_md_pa_offset,
+	.kvtop		= dk_md_kvtop,
+	.run_next	= dk_md_run_next,
+};
+
+/* ---------------------------------------------------------------------- */
+/* The residue: source bytes nothing else reproduces.                      */
+
+struct residue {
+	uint64_t	off;		/* offset in the native file */
+	uint64_t	len;
+	uint64_t	src_off;	/* where the bytes are in d's file */
+};
+
+struct plan {
+	struct dk_elfmini_plan	 p;
+	struct dk_kmap_run	*virt;
+	struct residue		*res;
+	size_t			 nres;
+	uint64_t		 present;	/* bytes of stored pages */
+	uint64_t		 notes_off;
+	uint64_t		 shoff;		/* 0: no section header */
+	uint64_t		 nph;
+	unsigned		 flags;
+};
+
+static void
+plan_free(struct plan *pl)
+{
+	free(pl->virt);
+	free(pl->res);
+}
+
+static enum dk_status
+add_residue(struct plan *pl, uint64_t off, uint64_t len, uint64_t src_off,
+    struct dk_err *err)
+{
+	struct residue *r;
+
+	if (pl->nres >= MAX_RESIDUE_RECS || pl->p.residue + len > MAX_RESIDUE)
+		return dk_err_set(err, DK_ELIMIT, "more than %ju bytes in %d "
+		    "records would have to be kept verbatim (non-zero section "
+		    "padding or trailing bytes)", (uintmax_t)MAX_RESIDUE,
+		    MAX_RESIDUE_RECS);
+	r = realloc(pl->res, (pl->nres + 1) * sizeof(*r));
+	if (r == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	pl->res = r;
+	pl->res[pl->nres++] = (struct residue){ off, len, src_off };
+	pl->p.residue += len;
+	return DK_OK;
+}
+
+/* The native layout of d's sections: offsets, declared and rounded sizes. */
+struct native_sect {
+	uint64_t	src;		/* offset of the bytes in d's file */
+	uint64_t	size;
+	uint64_t	off;		/* offset in the native file */
+};
+
+static size_t
+native_layout(const struct dk_dump *d, struct native_sect *ns)
+{
+	uint64_t srcs[] = { d->off_msgbuf, d->off_avail, d->off_bitmap,
+	    d->off_pmap };
+	unsigned ids[] = { DK_H_MSGBUFSIZE, DK_H_DUMPAVAILSIZE,
+	    DK_H_BITMAPSIZE, DK_H_PMAPSIZE };
+	uint64_t off = d->page_size;
+	size_t n = 0;
+
+	ns[n++] = (struct native_sect){ d->off_header, d->page_size, 0 };
+	for (size_t i = 0; i < 4; i++) {
+		if (ids[i] == DK_H_DUMPAVAILSIZE &&
+		    !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+			continue;
+		ns[n++] = (struct native_sect){ srcs[i], d->hdr.v[ids[i]],
+		    off };
+		off += align_up(d->hdr.v[ids[i]], d->page_size);
+	}
+	ns[n++] = (struct native_sect){ d->off_pages, 0, off };	/* pages */
+	return n;
+}
+
+/* Residue of a native source: non-zero padding, a partial last page. */
+static enum dk_status
+native_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
+{
+	struct native_sect ns[6];
+	size_t n = native_layout(d, ns);
+	uint8_t buf[65536];
+	uint64_t end;
+	enum dk_status st;
+
+	for (size_t i = 1; i + 1 < n; i++) {
+		uint64_t a = ns[i].off + ns[i].size;
+		uint64_t b = ns[i].off + align_up(ns[i].size, d->page_size);
+
+		if (b == a)
+			continue;
+		if ((st = dk_src_pread(&d->src, buf, (size_t)(b - a), a,
+		    "section padding", err)) != DK_OK)
+			return st;
+		for (size_t k = 0; k < b - a; k++)
+			if (buf[k] != 0) {
+				st = add_residue(pl, a, b - a, a, err);
+				if (st != DK_OK)
+					return st;
+				break;
+			}
+	}
+	end = d->off_pages + pl->present;
+	if (d->src.size > end)
+		return add_residue(pl, end, d->src.size - end, end, err);
+	return DK_OK;
+}
+
+/* Residue of a portable source: the records of its residue note. */
+static enum dk_status
+note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
+{
+	uint64_t off = d->off_residue, end = off + d->residue_size, prev = 0;
+	enum dk_status st;
+
+	while (off < end) {
+		uint8_t h[16];
+		uint64_t roff, rlen;
+
+		if (end - off < 16 || (st = dk_src_pread(&d->src, h, 16, off,
+		    "residue record", err)) != DK_OK)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "a residue record needs 16 bytes, the note has "
+			    "%ju left", d->src.name, (uintmax_t)off,
+			    (uintmax_t)(end - off));
+		roff = dec_uint(h, 8, d->arch->endian);
+		rlen = dec_uint(h + 8, 8, d->arch->endian);
+		if (rlen == 0 || rlen > end - off - 16 || roff < prev)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "residue record [%#jx, +%#jx) is empty, overlaps "
+			    "the previous one or extends past the note",
+			    d->src.name, (uintmax_t)off, (uintmax_t)roff,
+			    (uintmax_t)rlen);
+		if ((st = add_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
+			return st;
+		prev = roff + rlen;
+		off += 16 + align_up(rlen, 8);
+	}
+	return DK_OK;
+}
+
+static enum dk_status
+make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
+    struct dk_err *err)
+{
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_kmap_iter kit = { 0, 0 };
+	struct dk_run r;
+	struct dk_kmap_run kr;
+	uint64_t notes = 0, cap = 0, pend;
+	enum dk_status st;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->flags = flags;
+	if (d->md == NULL)
+		return dk_err_set(err, DK_EUNSUP, "%s: only minidumps convert "
+		    "to the portable format yet", d->src.name);
+	pl->present = d->info.npages_present << d->page_shift;
+	pend = d->off_pages + pl->present;
+	while (dk_run_next(d, &it, &r) && r.offset < pend)
+		pl->p.nphys++;
+	while (!(flags & DK_ELFMINI_NO_VIRTUAL) &&
+	    dk_kmap_next(d, &kit, &kr, err)) {
+		if (pl->p.nvirt == cap) {
+			struct dk_kmap_run *n;
+
+			cap = cap ? 2 * cap : 256;
+			n = realloc(pl->virt, cap * sizeof(*n));
+			if (n == NULL)
+				return dk_err_set(err, DK_ENOMEM, "out of "
+				    "memory");
+			pl->virt = n;
+		}
+		pl->virt[pl->p.nvirt++] = kr;
+	}
+	if (err->code != DK_OK)
+		return err->code;
+	st = d->info.format != NULL && strcmp(d->info.format,
+	    "portable-elf") == 0 ? note_residue(d, pl, err) :
+	    native_residue(d, pl, err);
+	if (st != DK_OK)
+		return st;
+
+	/* Notes: info, header page, msgbuf, [dump_avail], bitmap, pmap. */
+	notes += 12 + NOTE_NAMESZ + INFO_SIZE;
+	notes += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
+	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
+	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE))
+		notes += 12 + NOTE_NAMESZ +
+		    align_up(d->hdr.v[DK_H_DUMPAVAILSIZE], 4);
+	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_BITMAPSIZE], 4);
+	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_PMAPSIZE], 4);
+	if (pl->nres > 0) {
+		notes += 12 + NOTE_NAMESZ;
+		for (size_t i = 0; i < pl->nres; i++)
+			notes += 16 + align_up(pl->res[i].len, 8);
+	}
+	pl->nph = 1 + pl->p.nphys + pl->p.nvirt;
+	pl->p.notes_size = notes;
+	pl->notes_off = EHDR_SIZE + pl->nph * PHDR_SIZE;
+	if (pl->nph >= PN_XNUM) {
+		pl->shoff = pl->notes_off;
+		pl->notes_off += SHDR_SIZE;
+	}
+	pl->notes_off = align_up(pl->notes_off, 8);
+	pl->p.data_offset = align_up(pl->notes_off + notes, d->page_size);
+	pl->p.file_size = pl->p.data_offset + pl->present;
+	return DK_OK;
+}
+
+enum dk_status
+dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
+    struct dk_err *err)
+{
+	struct plan pl;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	st = make_plan(d, flags, &pl, err);
+	*p = pl.p;
+	plan_free(&pl);
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writing the portable file.                                              */
+
+static enum dk_status
+put_phdr(struct dk_sink *s, enum dk_endian e, uint32_t type, uint32_t flags,
+    uint64_t off, uint64_t vaddr, uint64_t paddr, uint64_t size,
+    uint64_t align, struct dk_err *err)
+{
+	uint8_t ph[PHDR_SIZE];
+
+	enc_uint(ph, 4, e, type);
+	enc_uint(ph + 4, 4, e, flags);
+	enc_uint(ph + 8, 8, e, off);
+	enc_uint(ph + 16, 8, e, vaddr);
+	enc_uint(ph + 24, 8, e, paddr);
+	enc_uint(ph + 32, 8, e, size);
+	enc_uint(ph + 40, 8, e, size);
+	enc_uint(ph + 48, 8, e, align);
+	return dk_sink_write(s, ph, sizeof(ph), err);
+}
+
+static enum dk_status
+put_note_head(struct dk_sink *s, enum dk_endian e, uint32_t type,
+    uint64_t descsz, struct dk_err *err)
+{
+	uint8_t nh[12 + NOTE_NAMESZ];
+
+	enc_uint(nh, 4, e, NOTE_NAMESZ);
+	enc_uint(nh + 4, 4, e, descsz);
+	enc_uint(nh + 8, 4, e, NT_DK_BASE + type);
+	memcpy(nh + 12, NOTE_NAME, NOTE_NAMESZ);
+	return dk_sink_write(s, nh, sizeof(nh), err);
+}
+
+/* A note whose descriptor is [off, off + len) of d's file. */
+static enum dk_status
+copy_note(struct dk_sink *s, struct dk_dump *d, uint32_t type, uint64_t off,
+    uint64_t len, struct dk_err *err)
+{
+	enum dk_status st;
+
+	if ((st = put_note_head(s, d->arch->endian, type, len, err)) != DK_OK ||
+	    (st = dk_sink_copy(s, &d->src, off, len, err)) != DK_OK)
+		return st;
+	return dk_sink_zero(s, align_up(len, 4) - len, err);
+}
+
+static uint64_t
+dmap_va(const struct dk_dump *d, uint64_t pa)
+{
+	const struct dk_info *in = &d->info;
+
+	if (in->has_dmap && pa >= in->dmap_phys &&
+	    pa - in->dmap_phys < in->dmap_end - in->dmap_base)
+		return in->dmap_base + (pa - in->dmap_phys);
+	return 0;
+}
+
+static enum dk_status
+write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
+    struct dk_err *err)
+{
+	enum dk_endian e = d->arch->endian;
+	uint8_t eh[EHDR_SIZE] = { 0 }, info[INFO_SIZE] = { 0 };
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_run r;
+	uint64_t pend = d->off_pages + pl->present, data = pl->p.data_offset;
+	uint32_t flags;
+	enum dk_status st;
+
+	/* ELF header. */
+	memcpy(eh, ELFMAG, SELFMAG);
+	eh[EI_CLASS] = ELFCLASS64;
+	eh[EI_DATA] = e == DK_BE ? ELFDATA2MSB : ELFDATA2LSB;
+	eh[EI_VERSION] = EV_CURRENT;
+	eh[EI_OSABI] = ELFOSABI_NONE;
+	enc_uint(eh + 16, 2, e, ET_CORE);
+	enc_uint(eh + 18, 2, e, d->arch->elf_machine);
+	enc_uint(eh + 20, 4, e, EV_CURRENT);
+	enc_uint(eh + 32, 8, e, EHDR_SIZE);			/* e_phoff */
+	enc_uint(eh + 40, 8, e, pl->shoff);			/* e_shoff */
+	enc_uint(eh + 48, 4, e, d->arch->elf_flags);		/* e_flags */
+	enc_uint(eh + 52, 2, e, EHDR_SIZE);
+	enc_uint(eh + 54, 2, e, PHDR_SIZE);
+	enc_uint(eh + 56, 2, e, pl->nph >= PN_XNUM ? PN_XNUM : pl->nph);
+	enc_uint(eh + 58, 2, e, pl->shoff ? SHDR_SIZE : 0);
+	enc_uint(eh + 60, 2, e, pl->shoff ? 1 : 0);
+	if ((st = dk_sink_write(s, eh, sizeof(eh), err)) != DK_OK)
+		return st;
+
+	/* Program headers: the notes, physical runs, the kernel map. */
+	st = put_phdr(s, e, PT_NOTE, 0, pl->notes_off, 0, 0, pl->p.notes_size,
+	    4, err);
+	while (st == DK_OK && dk_run_next(d, &it, &r) && r.offset < pend) {
+		if (r.offset + r.len > pend)
+			r.len = pend - r.offset;
+		st = put_phdr(s, e, PT_LOAD, PF_R | PF_W | PF_X, data +
+		    (r.offset - d->off_pages), dmap_va(d, r.pa), r.pa, r.len,
+		    d->page_size, err);
+	}
+	for (uint64_t i = 0; st == DK_OK && i < pl->p.nvirt; i++) {
+		const struct dk_kmap_run *v = &pl->virt[i];
+
+		st = put_phdr(s, e, PT_LOAD, PF_R |
+		    ((v->prot & DK_PROT_W) ? PF_W : 0) |
+		    ((v->prot & DK_PROT_X) ? PF_X : 0),
+		    data + (v->offset - d->off_pages), v->va, v->pa, v->len,
+		    d->page_size, err);
+	}
+	if (st == DK_OK && pl->shoff != 0) {
+		uint8_t sh[SHDR_SIZE] = { 0 };
+
+		enc_uint(sh + 44, 4, e, pl->nph);		/* sh_info */
+		st = dk_sink_write(s, sh, sizeof(sh), err);
+	}
+	if (st == DK_OK)
+		st = dk_sink_zero(s, pl->notes_off - s->pos, err);
+	if (st != DK_OK)
+		return st;
+
+	/* Notes. */
+	flags = (d->info.has_dmap ? FLAG_DMAP : 0) |
+	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : FLAG_VIRTUAL) |
+	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0);
+	enc_uint(info, 4, e, INFO_VERSION);
+	enc_uint(info + 4, 4, e, SOURCE_MINIDUMP);
+	enc_uint(info + 8, 4, e, d->info.version);
+	enc_uint(info + 12, 4, e, d->page_size);
+	memcpy(info + 16, d->arch->name, strnlen(d->arch->name, 16));
+	enc_uint(info + 32, 4, e, d->arch->abi);
+	enc_uint(info + 36, 4, e, flags);
+	enc_uint(info + 40, 8, e, d->info.kernbase);
+	enc_uint(info + 48, 8, e, d->info.kva_end);
+	enc_uint(info + 56, 8, e, d->info.has_dmap ? d->info.dmap_base : 0);
+	enc_uint(info + 64, 8, e, d->info.has_dmap ? d->info.dmap_end : 0);
+	enc_uint(info + 72, 8, e, d->info.has_dmap ? d->info.dmap_phys : 0);
+	enc_uint(info + 80, 8, e, (uint64_t)d->kerndisp);
+	enc_uint(info + 88, 8, e, data);
+	enc_uint(info + 96, 8, e, d->info.npages);
+	enc_uint(info + 104, 8, e, d->info.npages_present);
+	enc_uint(info + 112, 8, e, pl->p.nphys);
+	if ((st = put_note_head(s, e, NT_DK_INFO, INFO_SIZE, err)) != DK_OK ||
+	    (st = dk_sink_write(s, info, sizeof(info), err)) != DK_OK)
+		return st;
+	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header, d->page_size,
+	    err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_MSGBUF, d->off_msgbuf,
+		    d->hdr.v[DK_H_MSGBUFSIZE], err);
+	if (st == DK_OK && (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+		st = copy_note(s, d, NT_DK_DUMP_AVAIL, d->off_avail,
+		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_BITMAP, d->off_bitmap,
+		    d->hdr.v[DK_H_BITMAPSIZE], err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_PMAP, d->off_pmap,
+		    d->hdr.v[DK_H_PMAPSIZE], err);
+	if (st == DK_OK && pl->nres > 0) {
+		uint64_t sz = 0;
+
+		for (size_t i = 0; i < pl->nres; i++)
+			sz += 16 + align_up(pl->res[i].len, 8);
+		st = put_note_head(s, e, NT_DK_RESIDUE, sz, err);
+		for (size_t i = 0; st == DK_OK && i < pl->nres; i++) {
+			uint8_t h[16];
+
+			enc_uint(h, 8, e, pl->res[i].off);
+			enc_uint(h + 8, 8, e, pl->res[i].len);
+			st = dk_sink_write(s, h, sizeof(h), err);
+			if (st == DK_OK)
+				st = dk_sink_copy(s, &d->src,
+				    pl->res[i].src_off, pl->res[i].len, err);
+			if (st == DK_OK)
+				st = dk_sink_zero(s, align_up(pl->res[i].len,
+				    8) - pl->res[i].len, err);
+		}
+	}
+	if (st == DK_OK)
+		st = dk_sink_zero(s, data - s->pos, err);
+
+	/* The pages, as the source stores them. */
+	if (st == DK_OK)
+		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+	if (st == DK_OK)
+		st = dk_sink_finish(s, err);
+	return st;
+}
+
+enum dk_status
+dk_elfmini_write(struct dk_dump *d, struct dk_sink *s, unsigned flags,
+    struct dk_err *err)
+{
+	struct plan pl;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	if ((st = make_plan(d, flags, &pl, err)) == DK_OK)
+		st = write_elfmini(d, s, &pl, err);
+	plan_free(&pl);
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rebuilding the native dump.                                             */
+
+/*
+ * Append len bytes: those of d's file at src (or zeros if src is
+ * UINT64_MAX), with the residue records that fall inside written over
+ * them.  *ri is the first record not yet written.
+ */
+static enum dk_status
+emit(struct dk_sink *s, struct dk_dump *d, const struct plan *pl, size_t *ri,
+    uint64_t src, uint64_t len, struct dk_err *err)
+{
+	uint64_t end = s->pos + len;
+	enum dk_status st;
+
+	while (s->pos < end) {
+		const struct residue *r = *ri < pl->nres ? &pl->res[*ri] : NULL;
+		uint64_t n;
+
+		if (r != NULL && r->off + r->len <= s->pos) {
+			(*ri)++;
+			continue;
+		}
+		if (r != NULL && r->off <= s->pos) {
+			/* Inside a record: its bytes win. */
+			n = r->off + r->len - s->pos;
+			if (n > end - s->pos)
+				n = end - s->pos;
+			st = dk_sink_copy(s, &d->src, r->src_off + (s->pos -
+			    r->off), n, err);
+		} else {
+			n = end - s->pos;
+			if (r != NULL && r->off - s->pos < n)
+				n = r->off - s->pos;
+			st = src == UINT64_MAX ? dk_sink_zero(s, n, err) :
+			    dk_sink_copy(s, &d->src, src + (len - (end -
+			    s->pos)), n, err);
+		}
+		if (st != DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+{
+	struct native_sect ns[6];
+	struct plan pl;
+	size_t n, ri = 0;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	if ((st = make_plan(d, DK_ELFMINI_NO_VIRTUAL, &pl, err)) != DK_OK) {
+		plan_free(&pl);
+		return st;
+	}
+	n = native_layout(d, ns);
+	for (size_t i = 0; st == DK_OK && i + 1 < n; i++) {
+		uint64_t space = align_up(ns[i].size, d->page_size);
+
+		st = emit(s, d, &pl, &ri, ns[i].src, ns[i].size, err);
+		if (st == DK_OK)
+			st = emit(s, d, &pl, &ri, UINT64_MAX, space -
+			    ns[i].size, err);
+	}
+	if (st == DK_OK)
+		st = emit(s, d, &pl, &ri, d->off_pages, pl.present, err);
+	/* Residue past the pages: a partial page, trailing bytes. */
+	while (st == DK_OK && ri < pl.nres) {
+		const struct residue *r = &pl.res[ri];
+
+		if (r->off + r->len <= s->pos) {
+			ri++;
+			continue;
+		}
+		st = emit(s, d, &pl, &ri, UINT64_MAX, r->off + r->len - s->pos,
+		    err);
+	}
+	if (st == DK_OK)
+		st = dk_sink_finish(s, err);
+	plan_free(&pl);
+	return st;
+}

@@ -1,0 +1,76 @@
+/*
+ * kmap.c -- walk the kernel map as runs that are contiguous in virtual
+ * memory, in physical memory and in the file, with one protection.  The
+ * portable format's virtual PT_LOAD segments are these runs.
+ *
+ * The walk asks the family's kvtop page by page from kernbase to the
+ * end of the page-table area; where kvtop knows a whole block is
+ * unmapped (an invalid amd64 PDE) it says so in d->unmapped_to and the
+ * walk jumps over it.  The pmap area is read through a one-block cache.
+ */
+#include "private.h"
+
+/* The run at va, if va is mapped to a stored page; else 0. */
+static int
+page_at(struct dk_dump *d, uint64_t va, uint64_t *pa, uint64_t *off,
+    unsigned *prot, struct dk_err *err)
+{
+	if (dk_md_kvtop_prot(d, va, pa, prot, err) != DK_OK)
+		return 0;
+	return d->fmt->pa_offset(d, *pa, off, err) == DK_OK;
+}
+
+int
+dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
+    struct dk_kmap_run *run, struct dk_err *err)
+{
+	uint64_t end = d->info.kva_end, ps = d->page_size;
+	uint64_t pa, off;
+	unsigned prot;
+
+	dk_err_clear(err);
+	if (it->done || d->md == NULL || d->md->kvtop == NULL)
+		return 0;
+	if (it->va == 0)
+		it->va = d->info.kernbase & ~(ps - 1);
+	/* Find the first stored page. */
+	for (;;) {
+		if (it->va >= end || it->va < d->info.kernbase) {
+			it->done = 1;
+			dk_err_clear(err);	/* the end, not an error */
+			return 0;
+		}
+		d->unmapped_to = 0;
+		if (page_at(d, it->va, &pa, &off, &prot, err))
+			break;
+		if (err->code != DK_ENOTMAPPED && err->code != DK_ENOTDUMPED &&
+		    err->code != DK_ETRUNC) {
+			it->done = 1;
+			return 0;
+		}
+		if (d->unmapped_to > it->va)
+			it->va = d->unmapped_to;
+		else
+			it->va += ps;
+	}
+	run->va = it->va;
+	run->pa = pa;
+	run->offset = off;
+	run->prot = prot;
+	run->len = ps;
+	/* Extend while the next page continues the run. */
+	for (it->va += ps; it->va < end && it->va != 0; it->va += ps) {
+		uint64_t npa, noff;
+		unsigned nprot;
+
+		if (!page_at(d, it->va, &npa, &noff, &nprot, err) ||
+		    npa != run->pa + run->len ||
+		    noff != run->offset + run->len || nprot != run->prot)
+			break;
+		run->len += ps;
+	}
+	if (it->va == 0)
+		it->done = 1;	/* wrapped past the top of the address space */
+	dk_err_clear(err);
+	return 1;
+}

@@ -1,0 +1,186 @@
+/*
+ * sink.c -- sequential output for the converters: a regular file, where
+ * runs of zeros become holes and data is copied between data extents
+ * with copy_file_range, or a pipe, where everything is written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "minidump.h"
+
+#define	SINK_CHUNK	(1u << 20)
+
+void
+dk_sink_init(struct dk_sink *s, int fd, const char *name)
+{
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->name = name;
+	s->seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    lseek(fd, 0, SEEK_CUR) == 0;
+}
+
+static enum dk_status
+sys_error(struct dk_sink *s, const char *what, struct dk_err *err)
+{
+	int e = errno;
+
+	dk_err_set(err, DK_ESYS, "%s: offset %#jx: %s: %s", s->name,
+	    (uintmax_t)s->pos, what, strerror(e));
+	err->sys_errno = e;
+	return DK_ESYS;
+}
+
+static void
+progress(struct dk_sink *s, uint64_t n)
+{
+	s->done += n;
+	if (s->progress != NULL)
+		s->progress(s->progress_arg, s->done);
+}
+
+enum dk_status
+dk_sink_write(struct dk_sink *s, const void *buf, size_t len,
+    struct dk_err *err)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = s->seekable ? pwrite(s->fd, p, len, (off_t)s->pos) :
+		    write(s->fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return sys_error(s, "write", err);
+		}
+		p += n;
+		len -= (size_t)n;
+		s->pos += (uint64_t)n;
+		progress(s, (uint64_t)n);
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_sink_zero(struct dk_sink *s, uint64_t len, struct dk_err *err)
+{
+	static const uint8_t zeros[65536];
+	enum dk_status st;
+
+	if (s->seekable) {
+		s->pos += len;		/* a hole; dk_sink_finish sets the size */
+		progress(s, len);
+		return DK_OK;
+	}
+	while (len > 0) {
+		size_t n = len < sizeof(zeros) ? (size_t)len : sizeof(zeros);
+
+		if ((st = dk_sink_write(s, zeros, n, err)) != DK_OK)
+			return st;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+/* Copy [off, off + len) of a file with read and write, through buf. */
+static enum dk_status
+copy_slow(struct dk_sink *s, const struct dk_src *src, uint64_t off,
+    uint64_t len, struct dk_err *err)
+{
+	uint8_t *buf = malloc(SINK_CHUNK);
+	enum dk_status st = DK_OK;
+
+	if (buf == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	while (st == DK_OK && len > 0) {
+		size_t n = len < SINK_CHUNK ? (size_t)len : SINK_CHUNK;
+
+		st = dk_src_pread(src, buf, n, off, "page data", err);
+		if (st == DK_OK)
+			st = dk_sink_write(s, buf, n, err);
+		off += n;
+		len -= n;
+	}
+	free(buf);
+	return st;
+}
+
+/* Copy one data extent, with copy_file_range where the kernel can. */
+static enum dk_status
+copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
+    uint64_t len, struct dk_err *err)
+{
+	while (s->seekable && !s->no_cfr && len > 0) {
+		loff_t in = (loff_t)off, out = (loff_t)s->pos;
+		size_t want = len < (1u << 30) ? (size_t)len : (1u << 30);
+		ssize_t n = copy_file_range(src->fd, &in, s->fd, &out, want, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* Not supported here (EXDEV, ENOSYS, EINVAL...). */
+			s->no_cfr = 1;
+			break;
+		}
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+		s->pos += (uint64_t)n;
+		progress(s, (uint64_t)n);
+	}
+	return len > 0 ? copy_slow(s, src, off, len, err) : DK_OK;
+}
+
+enum dk_status
+dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
+    uint64_t len, struct dk_err *err)
+{
+	uint64_t end = off + len;
+	enum dk_status st;
+
+	if (off > src->size || len > src->size - off)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: %#jx bytes "
+		    "of page data needed, the file ends at %#jx", src->name,
+		    (uintmax_t)off, (uintmax_t)len, (uintmax_t)src->size);
+	if (src->fd < 0)
+		return dk_sink_write(s, src->mem + off, (size_t)len, err);
+	/* Holes of the input stay holes: copy the data extents only. */
+	while (off < end) {
+		off_t data = lseek(src->fd, (off_t)off, SEEK_DATA);
+		off_t hole;
+
+		if (data < 0 && errno == ENXIO)
+			data = (off_t)end;		/* a hole to the end */
+		else if (data < 0)
+			return copy_extent(s, src, off, end - off, err);
+		if ((uint64_t)data > end)
+			data = (off_t)end;
+		if ((uint64_t)data > off &&
+		    (st = dk_sink_zero(s, (uint64_t)data - off, err)) != DK_OK)
+			return st;
+		off = (uint64_t)data;
+		if (off >= end)
+			break;
+		hole = lseek(src->fd, data, SEEK_HOLE);
+		if (hole < 0 || (uint64_t)hole > end)
+			hole = (off_t)end;
+		if ((st = copy_extent(s, src, off, (uint64_t)hole - off, err)) !=
+		    DK_OK)
+			return st;
+		off = (uint64_t)hole;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_sink_finish(struct dk_sink *s, struct dk_err *err)
+{
+	if (s->seekable && ftruncate(s->fd, (off_t)s->pos) != 0)
+		return sys_error(s, "setting the file size", err);
+	return DK_OK;
+}
