@@ -506,6 +506,8 @@ dk_md_close(struct dk_dump *d)
 {
 	free(d->avail);
 	free(d->avail_bit);
+	free(d->pmap_mem);
+	free(d->fam_index);
 	dk_bitmap_free(&d->bm);
 }
 
@@ -622,6 +624,41 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 	DK_TRACE(d, "pmap[%ju] @%#jx = %#jx", (uintmax_t)idx, (uintmax_t)off,
 	    (uintmax_t)*v);
 	return DK_OK;
+}
+
+/*
+ * Read len bytes at offset off of the pmap area.  The first call loads
+ * the whole area into memory when it is at most DK_PMAP_MEM_MAX bytes
+ * (it is metadata: memory stays proportional to it), so that families
+ * that probe it at random (the powerpc64 hashed page table) do not pay
+ * a pread per probe; larger areas are read with pread.
+ */
+enum dk_status
+dk_md_pmap_read(struct dk_dump *d, uint64_t off, void *buf, size_t len,
+    struct dk_err *err)
+{
+	uint64_t size = d->hdr.v[DK_H_PMAPSIZE];
+
+	if (off > size || len > size - off)
+		return dk_err_set(err, DK_ENOTMAPPED, "pmap bytes [%#jx, +%zu) "
+		    "are past the page-table area's %#jx bytes",
+		    (uintmax_t)off, len, (uintmax_t)size);
+	if (d->pmap_mem == NULL && size <= DK_PMAP_MEM_MAX && size > 0 &&
+	    !d->pmap_mem_failed) {
+		d->pmap_mem = malloc((size_t)size);
+		if (d->pmap_mem == NULL || dk_src_pread(&d->src, d->pmap_mem,
+		    (size_t)size, d->off_pmap, "pmap area", err) != DK_OK) {
+			free(d->pmap_mem);
+			d->pmap_mem = NULL;
+			d->pmap_mem_failed = 1;
+		}
+	}
+	if (d->pmap_mem != NULL) {
+		memcpy(buf, d->pmap_mem + off, len);
+		return DK_OK;
+	}
+	return dk_src_pread(&d->src, buf, len, d->off_pmap + off, "pmap area",
+	    err);
 }
 
 int

@@ -409,6 +409,15 @@ struct dk_dump {
 	 */
 	uint64_t		 unmapped_to;
 
+	/* a family's sorted index of its page tables (powerpc64: VSIDs) */
+	uint64_t		*fam_index;
+	size_t			 fam_nindex;
+	int			 fam_indexed;
+
+	/* the pmap area in memory, for random probes (dk_md_pmap_read) */
+	uint8_t			*pmap_mem;
+	int			 pmap_mem_failed;
+
 	/* a cached block of the pmap area, for walks */
 	uint8_t			 pmc[4096];
 	uint64_t		 pmc_off;	/* file offset; UINT64_MAX: none */
@@ -436,12 +445,15 @@ struct dk_kmap_run {
 struct dk_kmap_iter {
 	uint64_t	va;		/* next VA to look at */
 	int		done;
+	uint64_t	probes;		/* translations asked so far */
 };
 
 /*
  * Next run of the kernel map [kernbase, kva_end) whose pages are all
- * stored in the file: 1 = *run set, 0 = no more (or an I/O error, in
- * err).  Pages that are unmapped or absent end a run.
+ * stored in the file: 1 = *run set, 0 = no more (or an error, in err:
+ * I/O, or DK_ELIMIT when the walk needs more translations than the
+ * dump's page tables and pages can justify, see kmap.c).  Pages that
+ * are unmapped or absent end a run.
  */
 int		dk_kmap_next(struct dk_dump *, struct dk_kmap_iter *,
 		    struct dk_kmap_run *, struct dk_err *);
@@ -461,6 +473,10 @@ enum dk_status	dk_md_kvtop(struct dk_dump *, uint64_t, uint64_t *,
 int		dk_md_run_next(const struct dk_dump *, struct dk_run_iter *,
 		    struct dk_run *);
 
+#define	DK_PMAP_MEM_MAX	(256ull << 20)	/* pmap areas held in memory */
+/* Read len bytes at offset off of the pmap area (held in memory). */
+enum dk_status	dk_md_pmap_read(struct dk_dump *, uint64_t off, void *,
+		    size_t, struct dk_err *);
 /* Read entry idx of the pmap area (pte_size bytes, dump byte order). */
 enum dk_status	dk_md_pmap_entry(struct dk_dump *, uint64_t idx, uint64_t *,
 		    struct dk_err *);
