@@ -129,5 +129,5 @@ void
 json_hex(struct json *j, const char *key, uint64_t v)
 {
 	member(j, key);
-	fprintf(j->fp, "\"%#" PRIx64 "\"", v);
+	fprintf(j->fp, "\"0x%" PRIx64 "\"", v);	/* "0x0" too, not "0" */
 }

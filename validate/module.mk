@@ -4,3 +4,13 @@ JSON_OBJ = $(B)/validate/json.o
 $(B)/bin/dumpinfo: $(B)/validate/dumpinfo.o $(JSON_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+TOOLS	+= dumpcheck
+
+$(B)/bin/dumpcheck: $(B)/validate/dumpcheck.o $(JSON_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# End-to-end tests of dumpcheck (tests/dumpcheck.sh), run by `make check`.
+.PHONY: check-dumpcheck
+check-dumpcheck: $(B)/bin/dumpcheck $(B)/bin/dumpgen $(B)/bin/dumpconv
+	@B=$(B) bash tests/dumpcheck.sh

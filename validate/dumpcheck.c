@@ -1,0 +1,333 @@
+/*
+ * dumpcheck -- is a kernel dump whole and self-consistent, and if not,
+ * what exactly is wrong and where.
+ *
+ * A thin tool over the validation engine (formats/dkcheck.h): parse the
+ * options, check each file, print its findings as text or as one JSON
+ * document.  The codes are listed in docs/dumpcheck.md.
+ *
+ * Exit status: 0 no finding at error severity in any file, 1 findings
+ * at error severity, 2 a file could not be examined (unreadable, not a
+ * dump dumpkit knows), 3 usage error (or an architecture to name).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dkcheck.h"
+#include "dumpkit.h"
+#include "json.h"
+
+#define	EX_FINDINGS	1
+#define	EX_FILE		2
+#define	EX_USAGE_DK	3
+
+static const char usage_text[] =
+"usage: dumpcheck [--json] [--quick] [--pattern SEED] [--checksum]\n"
+"                 [--max-findings N] [--arch ARCH] [--kernel FILE]\n"
+"                 [--quiet] [--no-progress] FILE...\n"
+"       dumpcheck --list-codes\n"
+"       dumpcheck --help | --version\n";
+
+static const char help_text[] =
+"Check that each kernel dump is whole and self-consistent: header,\n"
+"sections, file size, dump_avail, page bitmap, page tables, page data.\n"
+"Each finding has a code (docs/dumpcheck.md), a severity, the byte\n"
+"offset in the file and what was expected and found.\n"
+"\n"
+"  -j, --json           one JSON document for all files\n"
+"  -Q, --quick          headers, sizes, bitmaps and the page-table area\n"
+"                       only; no page data is read\n"
+"  -p, --pattern SEED   compare every page with the fixture pattern of\n"
+"                       dumpgen --seed SEED (docs/fixture-pattern.md)\n"
+"  -c, --checksum       print a digest of the memory image, equal for a\n"
+"                       dump and its conversion by dumpconv\n"
+"  -m, --max-findings N report at most N findings per file\n"
+"  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
+"  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
+"  -q, --quiet          print only findings at error severity\n"
+"      --no-progress    no progress line on a terminal\n"
+"  -L, --list-codes     list every finding code and its severity\n"
+"  -h, --help           this text\n"
+"  -V, --version        print the version\n"
+"\n"
+"Exit status: 0 no error, 1 findings at error severity, 2 a file could\n"
+"not be examined, 3 usage error.\n";
+
+struct opts {
+	int		 json;
+	int		 quiet;
+	int		 progress;
+	struct dk_check_opts check;
+};
+
+/* What the callbacks need: where to print, and the file's name. */
+struct out {
+	const struct opts *o;
+	struct json	*j;
+	const char	*path;
+	int		 tty;
+	int		 shown;		/* a progress line is on the screen */
+	struct timespec	 last;
+};
+
+static void
+on_finding(void *arg, const struct dk_finding *f)
+{
+	struct out *w = arg;
+
+	if (w->shown) {
+		fputs("\r\033[K", stderr);
+		w->shown = 0;
+	}
+	if (w->j != NULL) {
+		json_begin(w->j, NULL, 0);
+		json_str(w->j, "code", f->code);
+		json_str(w->j, "severity", dk_severity_name(f->severity));
+		if (f->has_offset)
+			json_hex(w->j, "offset", f->offset);
+		else
+			json_str(w->j, "offset", NULL);
+		json_u64(w->j, "count", f->count);
+		json_str(w->j, "message", f->msg);
+		json_end(w->j, 0);
+		return;
+	}
+	if (w->o->quiet && f->severity != DK_SEV_ERROR)
+		return;
+	if (f->has_offset)
+		printf("  %-7s %#-12jx %s: %s\n", dk_severity_name(f->severity),
+		    (uintmax_t)f->offset, f->code, f->msg);
+	else
+		printf("  %-7s %-12s %s: %s\n", dk_severity_name(f->severity),
+		    "-", f->code, f->msg);
+}
+
+static void
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct out *w = arg;
+	struct timespec now;
+
+	if (!w->tty || total == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (w->shown && (now.tv_sec - w->last.tv_sec) * 1000000000L +
+	    (now.tv_nsec - w->last.tv_nsec) < 200000000L)
+		return;
+	w->last = now;
+	fprintf(stderr, "\r\033[Kdumpcheck: %s: %3ju%% of %ju MiB", w->path,
+	    (uintmax_t)(done * 100 / total), (uintmax_t)(total >> 20));
+	fflush(stderr);
+	w->shown = 1;
+}
+
+static void
+list_codes(void)
+{
+	const struct dk_check_code *k;
+
+	for (size_t i = 0; (k = dk_check_code_at(i)) != NULL; i++)
+		printf("%-28s %-8s %s\n", k->code, dk_severity_name(k->severity),
+		    k->meaning);
+}
+
+/* Check one file; its exit status. */
+static int
+check_one(const struct opts *o, struct json *j, const char *path)
+{
+	struct dk_check_opts co = o->check;
+	struct dk_check_result res;
+	struct out w = { o, j, path, 0, 0, { 0, 0 } };
+	struct dk_err err;
+	enum dk_status st;
+
+	w.tty = o->progress && isatty(STDERR_FILENO);
+	co.finding = on_finding;
+	co.progress = on_progress;
+	co.arg = &w;
+	if (j != NULL) {
+		json_begin(j, NULL, 0);
+		json_str(j, "file", path);
+		json_begin(j, "findings", 1);
+	}
+	st = dk_check(path, &co, &res, &err);
+	if (w.shown)
+		fputs("\r\033[K", stderr);
+	if (j != NULL) {
+		json_end(j, 1);
+		json_bool(j, "examined", st == DK_OK);
+		if (st != DK_OK) {
+			json_str(j, "error", err.msg);
+			json_end(j, 0);
+		}
+	}
+	if (st != DK_OK) {
+		fprintf(stderr, "dumpcheck: %s\n", err.msg);
+		if (j == NULL)
+			printf("%s: not examined\n", path);
+		return st == DK_EINVAL || st == DK_EAMBIG ? EX_USAGE_DK :
+		    EX_FILE;
+	}
+	if (j != NULL) {
+		json_str(j, "format", res.format);
+		json_str(j, "arch", res.arch);
+		json_u64(j, "version", res.version);
+		json_u64(j, "page_size", res.page_size);
+		json_u64(j, "file_size", res.file_size);
+		json_u64(j, "pages_dumped", res.npages);
+		json_u64(j, "pages_in_file", res.npages_present);
+		json_bool(j, "quick", o->check.quick);
+		json_bool(j, "deep", res.deep);
+		json_u64(j, "bytes_read", res.bytes_read);
+		json_u64(j, "errors", res.nerrors);
+		json_u64(j, "warnings", res.nwarnings);
+		json_u64(j, "notes", res.nnotes);
+		json_u64(j, "suppressed", res.nsuppressed);
+		if (res.has_checksum) {
+			char h[40];
+
+			snprintf(h, sizeof(h), "%016" PRIx64 "%016" PRIx64,
+			    res.checksum[0], res.checksum[1]);
+			json_str(j, "checksum", h);
+		} else
+			json_str(j, "checksum", NULL);
+		json_end(j, 0);
+	} else {
+		if (res.nsuppressed > 0 && !o->quiet)
+			printf("  ... %ju more findings not shown "
+			    "(--max-findings)\n", (uintmax_t)res.nsuppressed);
+		if (res.has_checksum)
+			printf("%s: checksum %016" PRIx64 "%016" PRIx64 "\n",
+			    path, res.checksum[0], res.checksum[1]);
+		if (!o->quiet || res.nerrors > 0)
+			printf("%s: %s %s version %u, %ju pages: %ju error%s, "
+			    "%ju warning%s, %ju note%s%s\n", path, res.format,
+			    res.arch, res.version, (uintmax_t)res.npages,
+			    (uintmax_t)res.nerrors, res.nerrors == 1 ? "" : "s",
+			    (uintmax_t)res.nwarnings,
+			    res.nwarnings == 1 ? "" : "s",
+			    (uintmax_t)res.nnotes, res.nnotes == 1 ? "" : "s",
+			    o->check.quick ? " (--quick)" : "");
+	}
+	return res.nerrors > 0 ? EX_FINDINGS : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "checksum", no_argument, NULL, 'c' },
+		{ "max-findings", required_argument, NULL, 'm' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-progress", no_argument, NULL, 'P' },
+		{ "list-codes", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .progress = 1 };
+	struct json j;
+	int c, rc = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "jQp:cm:a:k:qLhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = 1;
+			break;
+		case 'Q':
+			o.check.quick = 1;
+			break;
+		case 'p':
+			o.check.pattern = 1;
+			o.check.seed = strtoull(optarg, &end, 0);
+			if (*optarg == '\0' || *end != '\0' || *optarg == '-') {
+				fprintf(stderr, "dumpcheck: --pattern: expected "
+				    "a seed number, found '%s'\n%s", optarg,
+				    usage_text);
+				return EX_USAGE_DK;
+			}
+			break;
+		case 'c':
+			o.check.checksum = 1;
+			break;
+		case 'm':
+			o.check.max_findings = strtoull(optarg, &end, 0);
+			if (*optarg == '\0' || *end != '\0' || *optarg == '-' ||
+			    o.check.max_findings == 0) {
+				fprintf(stderr, "dumpcheck: --max-findings: "
+				    "expected a count of at least 1, found "
+				    "'%s'\n%s", optarg, usage_text);
+				return EX_USAGE_DK;
+			}
+			break;
+		case 'a':
+			o.check.arch = optarg;
+			break;
+		case 'k':
+			o.check.kernel = optarg;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'P':
+			o.progress = 0;
+			break;
+		case 'L':
+			list_codes();
+			return 0;
+		case 'h':
+			printf("%s\n%s", usage_text, help_text);
+			return 0;
+		case 'V':
+			printf("dumpcheck (dumpkit) %s\n", dumpkit_version());
+			return 0;
+		default:
+			fprintf(stderr, "%s", usage_text);
+			return EX_USAGE_DK;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "dumpcheck: expected at least one FILE\n%s",
+		    usage_text);
+		return EX_USAGE_DK;
+	}
+	if (o.check.quick && (o.check.pattern || o.check.checksum)) {
+		fprintf(stderr, "dumpcheck: --quick reads no page data: it "
+		    "cannot go with --pattern or --checksum\n%s", usage_text);
+		return EX_USAGE_DK;
+	}
+	if (o.json) {
+		json_init(&j, stdout);
+		json_begin(&j, NULL, 0);
+		json_str(&j, "tool", "dumpcheck");
+		json_str(&j, "version", dumpkit_version());
+		json_begin(&j, "files", 1);
+	}
+	for (int i = optind; i < argc; i++) {
+		int r = check_one(&o, o.json ? &j : NULL, argv[i]);
+
+		/* The worst status wins: usage, then trouble, then findings. */
+		if (r == EX_USAGE_DK || (r == EX_FILE && rc != EX_USAGE_DK) ||
+		    (r == EX_FINDINGS && rc == 0))
+			rc = r;
+		fflush(stdout);
+	}
+	if (o.json) {
+		json_end(&j, 1);
+		json_u64(&j, "exit", (uint64_t)rc);
+		json_end(&j, 0);
+	}
+	return fflush(stdout) == 0 ? rc : EX_FILE;
+}
