@@ -1,5 +1,6 @@
 # bench/ -- `make bench`: read throughput next to cat, lookup rates, the
-# memory of opening a 1 TiB dump, and dumpgen next to dd (bench/run.sh).
+# memory of opening a 1 TiB dump, dumpgen next to dd, dumpconv next to
+# cp, and the conversion of a million runs (bench/run.sh).
 #
 # Variables: BENCH_DIR (scratch directory; default a fresh directory in
 # $TMPDIR, or $(B)/bench when TMPDIR is unset; removed at the end),
@@ -19,8 +20,9 @@ $(B)/bench/readall: $(B)/bench/readall.o $(LIB)
 .SECONDARY: $(B)/bench/readall.o
 
 .PHONY: bench
-bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bench/readall
+bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall
 	DUMPGEN=$(B)/bin/dumpgen DUMPINFO=$(B)/bin/dumpinfo \
+	    DUMPCONV=$(B)/bin/dumpconv \
 	    READALL=$(B)/bench/readall BENCH_REPEAT=$(BENCH_REPEAT) \
 	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/run.sh

@@ -14,9 +14,24 @@
 #  4. Peak RSS of opening a dump of a 1 TiB machine (--mem 1T --dumped
 #     64M --sparse) with dumpinfo and with readall --mode open, next to
 #     the bitmap and pmap sizes, and to the RSS of opening a 32 MiB dump
-#     (the constant part).
+#     (the constant part); and of converting it with dumpconv.
+#  5. dumpconv of the dump of 1. to the portable ELF minidump, next to
+#     `cp --sparse=always` of the same file, both with the page cache
+#     warm, alternating, each timed $BENCH_REPEAT times (dumpconv also
+#     fsyncs its output; a line gives cp followed by `sync FILE` too);
+#     best, median, ratio dumpconv/cp; then the way back (--to native).
+#  6. Runs: dumps of --mem 2G, 4G and 8G with --alternate (every other
+#     page dumped: a quarter, half and one million runs) converted, next
+#     to a dump of about as many dumped pages in a few contiguous runs;
+#     time per run, and peak RSS next to the bitmap and pmap sizes.  All
+#     --sparse: the pages are holes, so the times are the per-run cost
+#     (program headers, extent lookups), not the copying.
 #
-# Environment: DUMPGEN, DUMPINFO, READALL (the programs), BENCH_REPEAT,
+# Peak RSS is measured by python3's getrusage(RUSAGE_CHILDREN) around the
+# command (the tools' whole life), so /usr/bin/time is not needed.
+#
+# Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV (the programs),
+# BENCH_REPEAT,
 # BENCH_DUMPED, BENCH_MEM, BENCH_DIR (scratch parent; default $TMPDIR,
 # else $BENCH_B/bench).  Every file is removed as soon as it has been
 # measured, and the scratch directory at the end.
@@ -26,6 +41,7 @@ B=${BENCH_B:-build}
 DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
 DUMPINFO=${DUMPINFO:-$B/bin/dumpinfo}
 READALL=${READALL:-$B/bench/readall}
+DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
 REPEAT=${BENCH_REPEAT:-3}
 DUMPED=${BENCH_DUMPED:-8G}
 MEM=${BENCH_MEM:-10G}
@@ -76,6 +92,31 @@ mib() {
 
 row() {
 	printf '  %-44s %14s  %s\n' "$1" "$2" "${3:-}"
+}
+
+# timed CMD...: run CMD, print "SECONDS MAXRSS_KIB" (its peak RSS).
+timed() {
+	python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+rc = subprocess.run(sys.argv[1:]).returncode
+t = time.monotonic() - t0
+if rc != 0:
+    sys.exit("bench: %s: exit %d" % (sys.argv[1], rc))
+print("%.3f %d" % (t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+PY
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+# jsection JSON NAME: the size of section NAME in dumpinfo --json output.
+jsection() {
+	echo "$1" | tr -d ' \n' | sed 's/},{/}\n{/g' |
+	    awk -v n="\"name\":\"$2\"" 'index($0, n) {
+		match($0, /"size":[0-9]+/);
+		print substr($0, RSTART + 7, RLENGTH - 7); exit }'
 }
 
 echo "bench: scratch directory $dir"
@@ -138,7 +179,81 @@ kv=$("$READALL" --mode kvtop -n 1000000 "$big")
 kv_mapped=$(echo "$kv" | grep 'kvtop-mapped' || true)
 kv_any=$(echo "$kv" | grep 'kvtop-any' || true)
 kv_scan=$(echo "$kv" | grep 'kvtop-scan' || true)
+
+# --- 5. dumpconv next to cp, on the same dump ------------------------------
+out=$dir/out
+: > "$dir/cp.t"
+: > "$dir/cps.t"
+: > "$dir/conv.t"
+cat "$big" > /dev/null
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	set -- $(timed cp --sparse=always "$big" "$out")
+	echo "$1" >> "$dir/cp.t"
+	rm -f "$out"
+	set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
+	    "$big" "$out")
+	echo "$1" >> "$dir/cps.t"
+	rm -f "$out"
+	set -- $(timed "$DUMPCONV" -q "$big" -o "$out")
+	echo "$1" >> "$dir/conv.t"
+	conv_rss=$2
+	i=$((i + 1))
+	[ "$i" -lt "$REPEAT" ] && rm -f "$out"
+done
+conv_size=$(stat -c %s "$out")
+conv_alloc=$(( $(stat -c %b "$out") * $(stat -c %B "$out") ))
+set -- $(timed "$DUMPCONV" -q --to native "$out" -o "$dir/back")
+back_s=$1 back_rss=$2
+cmp -s "$big" "$dir/back" && back_same=identical || back_same=DIFFERENT
+rm -f "$out" "$dir/back"
+cp_best=$(best < "$dir/cp.t")
+cp_med=$(median < "$dir/cp.t")
+cps_best=$(best < "$dir/cps.t")
+conv_best=$(best < "$dir/conv.t")
+conv_med=$(median < "$dir/conv.t")
+json_big=$("$DUMPINFO" --json "$big")
+big_bitmap=$(jsection "$json_big" bitmap)
+big_pmap=$(jsection "$json_big" pmap)
 rm -f "$big"
+
+# --- 6. a million runs, next to a few contiguous ones ----------------------
+: > "$dir/runs.t"
+for m in 2G 4G 8G; do
+	"$DUMPGEN" --arch amd64 --version 3 --mem "$m" --alternate --sparse -q \
+	    -o "$dir/alt"
+	nruns=$("$DUMPCONV" --info "$dir/alt" | awk '/^segments:/ { print $4 }')
+	npg=$("$DUMPINFO" --json "$dir/alt" | awk -F'[:,]' \
+	    '/"pages_dumped"/ { gsub(/ /, "", $2); print $2; exit }')
+	: > "$dir/alt.t"
+	i=0
+	while [ "$i" -lt "$REPEAT" ]; do
+		set -- $(timed "$DUMPCONV" -q --force "$dir/alt" -o "$dir/alt.elf")
+		echo "$1" >> "$dir/alt.t"
+		rss=$2
+		i=$((i + 1))
+	done
+	json=$("$DUMPINFO" --json "$dir/alt")
+	echo "$m $nruns $npg $(best < "$dir/alt.t") $rss $(jsection "$json" bitmap) $(jsection "$json" pmap)" >> "$dir/runs.t"
+	rm -f "$dir/alt" "$dir/alt.elf"
+done
+# About as many dumped pages, in a few runs: all of a 4 GiB machine.
+alt_pages=$(awk 'END { print $3 }' "$dir/runs.t")
+"$DUMPGEN" --arch amd64 --version 3 --mem 4G --dumped 5G --sparse -q \
+    -o "$dir/contig"
+c_runs=$("$DUMPCONV" --info "$dir/contig" | awk '/^segments:/ { print $4 }')
+c_pages=$("$DUMPINFO" --json "$dir/contig" | awk -F'[:,]' \
+    '/"pages_dumped"/ { gsub(/ /, "", $2); print $2; exit }')
+: > "$dir/contig.t"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	set -- $(timed "$DUMPCONV" -q --force "$dir/contig" -o "$dir/contig.elf")
+	echo "$1" >> "$dir/contig.t"
+	c_rss=$2
+	i=$((i + 1))
+done
+c_best=$(best < "$dir/contig.t")
+rm -f "$dir/contig" "$dir/contig.elf"
 
 # --- 4. opening a dump of a 1 TiB machine --------------------------------
 small=$dir/small.dmp
@@ -176,7 +291,9 @@ if [ -x /usr/bin/time ]; then
 	di_rss=$(/usr/bin/time -f %M "$DUMPINFO" "$huge" 2>&1 > /dev/null |
 	    tail -n 1)
 fi
-rm -f "$huge"
+set -- $(timed "$DUMPCONV" -q "$huge" -o "$dir/huge.elf")
+huge_conv_s=$1 huge_conv_rss=$2
+rm -f "$huge" "$dir/huge.elf"
 
 # The rank index next to the bitmap's words: 2 bytes per 512 bits (64
 # bytes of bitmap) and 8 bytes per 65536 bits (8 KiB of bitmap).
@@ -240,3 +357,26 @@ fi
 row "bitmap + index + constant" \
     "$(mib $(( bitmap + index + const_rss * 1024 ))) MiB" \
     "(+ the 1 MiB bitmap read buffer)"
+row "peak RSS, dumpconv FILE (to ELF)" "$(mib $(( huge_conv_rss * 1024 ))) MiB" \
+    "converted in ${huge_conv_s} s; limit bitmap + pmap + 64 MiB = $(mib $(( bitmap + pmap + (64 << 20) ))) MiB: $(
+    [ $(( huge_conv_rss * 1024 )) -lt $(( bitmap + pmap + (64 << 20) )) ] && echo below || echo ABOVE)"
+echo
+echo "conversion to the portable ELF minidump, the dump of 1. ($(mib "$size") MiB," \
+    "$(mib "$alloc") MiB allocated), page cache warm"
+row "cp --sparse=always (baseline)" "${cp_best} s" "[$cp_med s] $(mbps "$alloc" "$cp_best") MB/s of data"
+row "cp --sparse=always, then sync FILE" "${cps_best} s" "(dumpconv fsyncs its output)"
+row "dumpconv FILE -o OUT" "${conv_best} s" \
+    "[$conv_med s] $(mbps "$alloc" "$conv_best") MB/s; $(mib "$conv_alloc") MiB allocated"
+row "ratio dumpconv/cp" "$(ratio "$conv_best" "$cp_best")" \
+    "goal 1.2; dumpconv/(cp + sync) $(ratio "$conv_best" "$cps_best")"
+row "dumpconv --to native (the way back)" "${back_s} s" "byte for byte: $back_same"
+row "peak RSS, dumpconv" "$(mib $(( conv_rss * 1024 ))) MiB" \
+    "bitmap $(mib "$big_bitmap") MiB, pmap $(mib "$big_pmap") MiB; back: $(mib $(( back_rss * 1024 ))) MiB"
+echo
+echo "runs: --alternate dumps (every other page; --sparse, so the time is per run)"
+while read -r m nruns npg t rss bm pm; do
+	row "--mem $m: $nruns runs, $npg pages" "${t} s" \
+	    "$(awk -v t="$t" -v n="$nruns" 'BEGIN { printf "%.0f ns/run", t / n * 1e9 }'), peak RSS $(mib $(( rss * 1024 ))) MiB (bitmap $(mib "$bm"), pmap $(mib "$pm") MiB)"
+done < "$dir/runs.t"
+row "contiguous: $c_runs runs, $c_pages pages" "${c_best} s" \
+    "peak RSS $(mib $(( c_rss * 1024 ))) MiB; the 8G alternating dump ($alt_pages pages) takes $(ratio "$(awk 'END { print $4 }' "$dir/runs.t")" "$c_best")x as long"

@@ -110,8 +110,10 @@ info(struct dk_dump *d, const struct opts *o)
 		return EX_FAIL_DK;
 	}
 	if (o->native) {
-		printf("output:       native %s version %u\n", in->format,
-		    in->version);
+		/* A portable file's native format is its source's. */
+		printf("output:       native %s version %u\n",
+		    strcmp(in->format, "portable-elf") == 0 ? "minidump" :
+		    in->format, in->version);
 		printf("residue:      %ju bytes written over the sections\n",
 		    (uintmax_t)p.residue);
 		return 0;
@@ -161,7 +163,13 @@ convert(struct dk_dump *d, const struct opts *o)
 	else if (!to_stdout)
 		dk_out_abort(&out);
 	if (st != DK_OK) {
-		fprintf(stderr, "dumpconv: %s: %s\n", o->in, err.msg);
+		/* Most messages name their file already. */
+		if (strncmp(err.msg, o->in, strlen(o->in)) == 0 ||
+		    (!to_stdout && strncmp(err.msg, o->out,
+		    strlen(o->out)) == 0))
+			fprintf(stderr, "dumpconv: %s\n", err.msg);
+		else
+			fprintf(stderr, "dumpconv: %s: %s\n", o->in, err.msg);
 		return EX_FAIL_DK;
 	}
 	if (o->verbose)

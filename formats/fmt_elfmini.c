@@ -197,7 +197,6 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	enum dk_status st;
 	size_t n;
 
-	(void)o;	/* the file names its architecture */
 	if ((st = dk_src_pread(&d->src, eh, sizeof(eh), 0, "ELF header",
 	    err)) != DK_OK)
 		return st;
@@ -258,9 +257,40 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if ((st = dk_src_pread(&d->src, hbuf, n,
 	    notes[NT_DK_SOURCE_HEADER].off, "source header", err)) != DK_OK)
 		return st;
+	/*
+	 * The file names its architecture.  An --arch or --kernel that says
+	 * otherwise is refused, as the minidump reader refuses one that
+	 * contradicts the magic; one that agrees is what decided.
+	 */
 	d->info.arch_by = DK_BY_HEADER;
 	snprintf(d->arch_why, sizeof(d->arch_why), "the portable file's info "
 	    "note names %s", arch);
+	if (o != NULL && (o->arch != NULL || o->kernel != NULL)) {
+		const struct dk_arch *want = NULL;
+
+		if (o->arch != NULL) {
+			if ((want = dk_arch_by_name(o->arch)) == NULL)
+				return dk_err_set(err, DK_EINVAL, "unknown "
+				    "architecture '%s'", o->arch);
+			d->info.arch_by = DK_BY_OPTION;
+			snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s, "
+			    "as the portable file's info note says", o->arch);
+		} else {
+			if ((st = dk_arch_from_kernel(o->kernel, &want, err)) !=
+			    DK_OK)
+				return st;
+			d->info.arch_by = DK_BY_KERNEL;
+			snprintf(d->arch_why, sizeof(d->arch_why), "kernel ELF "
+			    "header of %s, as the portable file's info note "
+			    "says", o->kernel);
+		}
+		if (want != row)
+			return dk_err_set(err, DK_EINVAL, "%s: offset %#jx: the "
+			    "info note names architecture %s, not %s (%s)",
+			    d->src.name, (uintmax_t)(notes[NT_DK_INFO].off +
+			    16), row->name, want->name, o->arch != NULL ?
+			    "--arch" : o->kernel);
+	}
 	d->off_header = notes[NT_DK_SOURCE_HEADER].off;
 	if ((st = dk_md_header(d, hbuf, n, d->off_header, row, NULL, err)) !=
 	    DK_OK)
@@ -451,7 +481,17 @@ static enum dk_status
 note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 {
 	uint64_t off = d->off_residue, end = off + d->residue_size, prev = 0;
+	struct native_sect ns[6];
+	uint64_t nend;
 	enum dk_status st;
+
+	/*
+	 * Where the rebuilt native file's pages end: a record lies before
+	 * (section padding, the pages) or starts exactly there (a partial
+	 * page, trailing bytes).  One further out would have the rebuild
+	 * write zeros up to it: terabytes, for one flipped bit.
+	 */
+	nend = ns[native_layout(d, ns) - 1].off + pl->present;
 
 	while (off < end) {
 		uint8_t h[16];
@@ -471,6 +511,13 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 			    "the previous one or extends past the note",
 			    d->src.name, (uintmax_t)off, (uintmax_t)roff,
 			    (uintmax_t)rlen);
+		if (roff > nend || (roff != nend && rlen > nend - roff))
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "residue record [%#jx, +%#jx) is past the end of "
+			    "the native file's pages at %#jx and does not "
+			    "start there", d->src.name, (uintmax_t)off,
+			    (uintmax_t)roff, (uintmax_t)rlen,
+			    (uintmax_t)nend);
 		if ((st = add_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
 			return st;
 		prev = roff + rlen;
@@ -484,7 +531,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
     struct dk_err *err)
 {
 	struct dk_run_iter it = { 0, 0 };
-	struct dk_kmap_iter kit = { 0, 0 };
+	struct dk_kmap_iter kit = { 0, 0, 0 };
 	struct dk_run r;
 	struct dk_kmap_run kr;
 	uint64_t notes = 0, cap = 0, pend;
@@ -620,6 +667,36 @@ dmap_va(const struct dk_dump *d, uint64_t pa)
 	return 0;
 }
 
+/*
+ * A kernel virtual address as p_vaddr: the address itself, except for
+ * the 32-bit MIPS ABIs (o32, n32), whose addresses are 64-bit addresses
+ * with bit 31 copied upwards (KSEG2 0xc0000000 is 0xffffffffc0000000 to
+ * a MIPS64 CPU, to BFD, which sign-extends MIPS VMAs, and so to gdb).
+ */
+static uint64_t
+seg_vaddr(const struct dk_dump *d, uint64_t va)
+{
+	if (d->arch->elf_machine == EM_MIPS &&
+	    d->arch->elf_class == ELFCLASS32 && va != 0)
+		return (uint64_t)(int64_t)(int32_t)(uint32_t)va;
+	return va;
+}
+
+/*
+ * The info record's kernel_displacement: powerpc64's startkernel minus
+ * the kernel's link address 0x100100 (the header field the family
+ * relocates addresses below dmapbase with), else what the source said.
+ */
+#define	PPC64_LINK_KERNBASE	0x100100ull
+
+static uint64_t
+kernel_displacement(const struct dk_dump *d)
+{
+	if (d->hdr.present & (1u << DK_H_STARTKERNEL))
+		return d->hdr.v[DK_H_STARTKERNEL] - PPC64_LINK_KERNBASE;
+	return (uint64_t)d->kerndisp;
+}
+
 static enum dk_status
 write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
     struct dk_err *err)
@@ -659,8 +736,8 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 		if (r.offset + r.len > pend)
 			r.len = pend - r.offset;
 		st = put_phdr(s, e, PT_LOAD, PF_R | PF_W | PF_X, data +
-		    (r.offset - d->off_pages), dmap_va(d, r.pa), r.pa, r.len,
-		    d->page_size, err);
+		    (r.offset - d->off_pages), seg_vaddr(d, dmap_va(d, r.pa)),
+		    r.pa, r.len, d->page_size, err);
 	}
 	for (uint64_t i = 0; st == DK_OK && i < pl->p.nvirt; i++) {
 		const struct dk_kmap_run *v = &pl->virt[i];
@@ -668,8 +745,8 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 		st = put_phdr(s, e, PT_LOAD, PF_R |
 		    ((v->prot & DK_PROT_W) ? PF_W : 0) |
 		    ((v->prot & DK_PROT_X) ? PF_X : 0),
-		    data + (v->offset - d->off_pages), v->va, v->pa, v->len,
-		    d->page_size, err);
+		    data + (v->offset - d->off_pages), seg_vaddr(d, v->va),
+		    v->pa, v->len, d->page_size, err);
 	}
 	if (st == DK_OK && pl->shoff != 0) {
 		uint8_t sh[SHDR_SIZE] = { 0 };
@@ -698,7 +775,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	enc_uint(info + 56, 8, e, d->info.has_dmap ? d->info.dmap_base : 0);
 	enc_uint(info + 64, 8, e, d->info.has_dmap ? d->info.dmap_end : 0);
 	enc_uint(info + 72, 8, e, d->info.has_dmap ? d->info.dmap_phys : 0);
-	enc_uint(info + 80, 8, e, (uint64_t)d->kerndisp);
+	enc_uint(info + 80, 8, e, kernel_displacement(d));
 	enc_uint(info + 88, 8, e, data);
 	enc_uint(info + 96, 8, e, d->info.npages);
 	enc_uint(info + 104, 8, e, d->info.npages_present);

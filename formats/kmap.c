@@ -10,11 +10,43 @@
  */
 #include "private.h"
 
+/*
+ * The walk's budget of translations.  A family that knows a whole block
+ * is unmapped says so (d->unmapped_to) and the walk jumps over it; one
+ * that cannot (a hashed page table, a tree whose invalid upper entries
+ * it does not report) makes the walk ask for every page of
+ * [kernbase, kva_end), which can be 2^39 pages (powerpc64 radix).  A
+ * dump of real page tables needs at most a few lookups per page-table
+ * entry and per stored page (a page-table page describes 512 pages), so
+ * beyond KMAP_PROBES_BASE + KMAP_PROBES_PER x (entries + pages) the walk
+ * stops with DK_ELIMIT rather than run for hours: the caller can leave
+ * the virtual segments out (dumpconv --no-virtual).
+ */
+#define	KMAP_PROBES_BASE	(1ull << 24)
+#define	KMAP_PROBES_PER		512ull
+
+static uint64_t
+budget(const struct dk_dump *d)
+{
+	return KMAP_PROBES_BASE + KMAP_PROBES_PER * (d->pmap_nent +
+	    d->info.npages);
+}
+
 /* The run at va, if va is mapped to a stored page; else 0. */
 static int
-page_at(struct dk_dump *d, uint64_t va, uint64_t *pa, uint64_t *off,
-    unsigned *prot, struct dk_err *err)
+page_at(struct dk_dump *d, struct dk_kmap_iter *it, uint64_t va,
+    uint64_t *pa, uint64_t *off, unsigned *prot, struct dk_err *err)
 {
+	if (++it->probes > budget(d)) {
+		dk_err_set(err, DK_ELIMIT, "the kernel map [%#jx, %#jx) "
+		    "needs more than %ju translations to walk (stopped at "
+		    "%#jx): its page tables do not tell which blocks are "
+		    "unmapped; leave the virtual segments out (dumpconv "
+		    "--no-virtual)",
+		    (uintmax_t)d->info.kernbase, (uintmax_t)d->info.kva_end,
+		    (uintmax_t)budget(d), (uintmax_t)va);
+		return 0;
+	}
 	if (dk_md_kvtop_prot(d, va, pa, prot, err) != DK_OK)
 		return 0;
 	return d->fmt->pa_offset(d, *pa, off, err) == DK_OK;
@@ -41,7 +73,7 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 			return 0;
 		}
 		d->unmapped_to = 0;
-		if (page_at(d, it->va, &pa, &off, &prot, err))
+		if (page_at(d, it, it->va, &pa, &off, &prot, err))
 			break;
 		if (err->code != DK_ENOTMAPPED && err->code != DK_ENOTDUMPED &&
 		    err->code != DK_ETRUNC) {
@@ -63,7 +95,7 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 		uint64_t npa, noff;
 		unsigned nprot;
 
-		if (!page_at(d, it->va, &npa, &noff, &nprot, err) ||
+		if (!page_at(d, it, it->va, &npa, &noff, &nprot, err) ||
 		    npa != run->pa + run->len ||
 		    noff != run->offset + run->len || nprot != run->prot)
 			break;

@@ -41,6 +41,7 @@ enum dk_status	dk_md_write(const struct dk_md_spec *, int fd,
 		    const char *name, struct dk_err *);
 
 /* Sequential output: a regular file (holes, copy_file_range) or a pipe. */
+#define	DK_SINK_BUF	65536	/* small writes are gathered up to this */
 struct dk_sink {
 	int		 fd;
 	const char	*name;
@@ -50,6 +51,8 @@ struct dk_sink {
 	uint64_t	 done;		/* for progress */
 	void		(*progress)(void *, uint64_t done);
 	void		*progress_arg;
+	size_t		 nbuf;		/* bytes in buf, ending at pos */
+	uint8_t		 buf[DK_SINK_BUF];
 };
 
 /* Start writing to fd at offset 0. */
@@ -62,7 +65,7 @@ enum dk_status	dk_sink_zero(struct dk_sink *, uint64_t, struct dk_err *);
 /* Append bytes [off, off + len) of src; its holes stay holes. */
 enum dk_status	dk_sink_copy(struct dk_sink *, const struct dk_src *,
 		    uint64_t off, uint64_t len, struct dk_err *);
-/* Set the final size of a regular file (trailing holes). */
+/* Write what is buffered; set the final size of a regular file. */
 enum dk_status	dk_sink_finish(struct dk_sink *, struct dk_err *);
 
 /* dk_elfmini_write() flags. */

@@ -2,8 +2,14 @@
  * sink.c -- sequential output for the converters: a regular file, where
  * runs of zeros become holes and data is copied between data extents
  * with copy_file_range, or a pipe, where everything is written.
+ *
+ * Small writes (ELF and program headers, note headers: a million of
+ * them for a dump of a million runs) are gathered in the sink's buffer
+ * and written DK_SINK_BUF bytes at a time; the buffer is flushed before
+ * a hole, a copy, and at the end.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,11 +24,17 @@ dk_sink_init(struct dk_sink *s, int fd, const char *name)
 {
 	struct stat st;
 
+	int fl = fcntl(fd, F_GETFL);
+
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
 	s->name = name;
+	/*
+	 * An O_APPEND descriptor (">> file") is written like a pipe: Linux
+	 * pwrite appends whatever the offset, which would drop the holes.
+	 */
 	s->seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    lseek(fd, 0, SEEK_CUR) == 0;
+	    fl >= 0 && !(fl & O_APPEND) && lseek(fd, 0, SEEK_CUR) == 0;
 }
 
 static enum dk_status
@@ -44,14 +56,13 @@ progress(struct dk_sink *s, uint64_t n)
 		s->progress(s->progress_arg, s->done);
 }
 
-enum dk_status
-dk_sink_write(struct dk_sink *s, const void *buf, size_t len,
+/* Write len bytes at file offset off (seekable) or next (pipe). */
+static enum dk_status
+put(struct dk_sink *s, const uint8_t *p, size_t len, uint64_t off,
     struct dk_err *err)
 {
-	const uint8_t *p = buf;
-
 	while (len > 0) {
-		ssize_t n = s->seekable ? pwrite(s->fd, p, len, (off_t)s->pos) :
+		ssize_t n = s->seekable ? pwrite(s->fd, p, len, (off_t)off) :
 		    write(s->fd, p, len);
 
 		if (n < 0) {
@@ -61,9 +72,43 @@ dk_sink_write(struct dk_sink *s, const void *buf, size_t len,
 		}
 		p += n;
 		len -= (size_t)n;
-		s->pos += (uint64_t)n;
-		progress(s, (uint64_t)n);
+		off += (uint64_t)n;
 	}
+	return DK_OK;
+}
+
+/* Write the buffered bytes, which end at s->pos. */
+static enum dk_status
+flush(struct dk_sink *s, struct dk_err *err)
+{
+	size_t n = s->nbuf;
+
+	s->nbuf = 0;
+	return n == 0 ? DK_OK : put(s, s->buf, n, s->pos - n, err);
+}
+
+enum dk_status
+dk_sink_write(struct dk_sink *s, const void *buf, size_t len,
+    struct dk_err *err)
+{
+	const uint8_t *p = buf;
+	enum dk_status st;
+
+	if (len > sizeof(s->buf) - s->nbuf) {
+		if ((st = flush(s, err)) != DK_OK)
+			return st;
+		if (len >= sizeof(s->buf)) {
+			if ((st = put(s, p, len, s->pos, err)) != DK_OK)
+				return st;
+			s->pos += len;
+			progress(s, len);
+			return DK_OK;
+		}
+	}
+	memcpy(s->buf + s->nbuf, p, len);
+	s->nbuf += len;
+	s->pos += len;
+	progress(s, len);
 	return DK_OK;
 }
 
@@ -74,6 +119,8 @@ dk_sink_zero(struct dk_sink *s, uint64_t len, struct dk_err *err)
 	enum dk_status st;
 
 	if (s->seekable) {
+		if ((st = flush(s, err)) != DK_OK)
+			return st;
 		s->pos += len;		/* a hole; dk_sink_finish sets the size */
 		progress(s, len);
 		return DK_OK;
@@ -116,6 +163,11 @@ static enum dk_status
 copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
     uint64_t len, struct dk_err *err)
 {
+	enum dk_status st;
+
+	/* copy_file_range writes at s->pos: what is buffered goes first. */
+	if ((st = flush(s, err)) != DK_OK)
+		return st;
 	while (s->seekable && !s->no_cfr && len > 0) {
 		loff_t in = (loff_t)off, out = (loff_t)s->pos;
 		size_t want = len < (1u << 30) ? (size_t)len : (1u << 30);
@@ -149,6 +201,8 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 		    (uintmax_t)off, (uintmax_t)len, (uintmax_t)src->size);
 	if (src->fd < 0)
 		return dk_sink_write(s, src->mem + off, (size_t)len, err);
+	if ((st = flush(s, err)) != DK_OK)
+		return st;
 	/* Holes of the input stay holes: copy the data extents only. */
 	while (off < end) {
 		off_t data = lseek(src->fd, (off_t)off, SEEK_DATA);
@@ -180,6 +234,10 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 enum dk_status
 dk_sink_finish(struct dk_sink *s, struct dk_err *err)
 {
+	enum dk_status st;
+
+	if ((st = flush(s, err)) != DK_OK)
+		return st;
 	if (s->seekable && ftruncate(s->fd, (off_t)s->pos) != 0)
 		return sys_error(s, "setting the file size", err);
 	return DK_OK;

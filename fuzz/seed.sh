@@ -14,6 +14,11 @@
 # largest seed).  Other files of the directory (crash-*, hand-made seeds)
 # are left alone.
 #
+# fuzz/corpus/elfmini: each seed of fuzz/corpus/minidump (crash-* left
+# out) converted by dumpconv to a portable ELF minidump, named NAME.elf
+# (--arch from the seed's name, which is the row's; the regress-* seeds
+# are amd64).  A seed dumpconv refuses is skipped and reported.
+#
 # fuzz/corpus/kernel_elf: the first 64 bytes of /bin/true and of objects
 # that clang compiles for several targets, and a few hand-made headers.
 set -eu
@@ -23,10 +28,12 @@ cd "$top"
 B=${B:-build}
 DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
 SEEDSHRINK=${SEEDSHRINK:-$B/fuzz/seedshrink}
-if [ ! -x "$DUMPGEN" ] || [ ! -x "$SEEDSHRINK" ]; then
-	make -s B="$B" "$B/bin/dumpgen" "$B/fuzz/seedshrink"
+DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
+if [ ! -x "$DUMPGEN" ] || [ ! -x "$SEEDSHRINK" ] || [ ! -x "$DUMPCONV" ]; then
+	make -s B="$B" "$B/bin/dumpgen" "$B/fuzz/seedshrink" "$B/bin/dumpconv"
 	DUMPGEN=$B/bin/dumpgen
 	SEEDSHRINK=$B/fuzz/seedshrink
+	DUMPCONV=$B/bin/dumpconv
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dumpkit-seed.XXXXXX")
@@ -62,6 +69,27 @@ while read -r fmt arch ver var desc; do
 	rm -f "$tmp/$name"
 done < "$tmp/list"
 echo "seed: $md: $made shrunk, $whole whole, $skipped skipped"
+
+em=fuzz/corpus/elfmini
+mkdir -p "$em"
+made=0 skipped=0
+for f in "$md"/*; do
+	name=$(basename "$f")
+	case $name in
+	crash-*) continue ;;
+	regress-*) arch=amd64 ;;
+	*) arch=${name%%-v[0-9]*} ;;
+	esac
+	rm -f "$em/$name.elf"
+	if "$DUMPCONV" -q --arch "$arch" "$f" -o "$em/$name.elf" \
+	    2> "$tmp/err"; then
+		made=$((made + 1))
+	else
+		echo "seed: skipped $name.elf: $(cat "$tmp/err")" >&2
+		skipped=$((skipped + 1))
+	fi
+done
+echo "seed: $em: $made converted, $skipped skipped"
 
 ke=fuzz/corpus/kernel_elf
 mkdir -p "$ke"
