@@ -374,6 +374,10 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 	}
 	d->md = md;
 	vf = any_version(md->layout, DK_H_VERSION);
+	if (vf == NULL || md->versions == 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: %s "
+		    "minidumps are not read yet", d->src.name, (uintmax_t)base,
+		    md->family);
 	if (len < (size_t)vf->off + vf->size)
 		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the header "
 		    "ends before its version field (%zu bytes)", d->src.name,
