@@ -17,12 +17,17 @@ $(B)/bench/readall: $(B)/bench/readall.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
-.SECONDARY: $(B)/bench/readall.o
+$(B)/bench/maxrss: $(B)/bench/maxrss.o
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^
+
+.SECONDARY: $(B)/bench/readall.o $(B)/bench/maxrss.o
 
 .PHONY: bench
-bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall
+bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall \
+    $(B)/bench/maxrss
 	DUMPGEN=$(B)/bin/dumpgen DUMPINFO=$(B)/bin/dumpinfo \
-	    DUMPCONV=$(B)/bin/dumpconv \
+	    DUMPCONV=$(B)/bin/dumpconv MAXRSS=$(B)/bench/maxrss \
 	    READALL=$(B)/bench/readall BENCH_REPEAT=$(BENCH_REPEAT) \
 	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/run.sh

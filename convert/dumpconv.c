@@ -10,6 +10,7 @@
  * written, 3 usage error.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,51 @@ struct opts {
 	const char	*out;
 	struct dk_open_opts open;
 };
+
+/*
+ * The temporary output's name, for the signal handler: a conversion
+ * interrupted (^C, kill, SIGXFSZ from a file size limit) leaves nothing
+ * behind, as one that fails does.  A copy, so that the handler never
+ * reads what dk_out_commit() frees; once the file is renamed into place,
+ * the name is gone and unlink() does nothing.  This program's only
+ * globals.
+ */
+static char tmp_name[4096];
+static volatile sig_atomic_t tmp_output;
+
+static void
+on_fatal_signal(int sig)
+{
+	if (tmp_output)
+		(void)unlink(tmp_name);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catch_fatal_signals(const char *tmp)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	if (strlen(tmp) >= sizeof(tmp_name))
+		return;
+	memcpy(tmp_name, tmp, strlen(tmp) + 1);
+	tmp_output = 1;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* An ignored signal stays ignored (nohup, trap ''). */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			(void)sigaction(sigs[i], &sa, NULL);
+	}
+}
 
 struct prog {
 	const char	*name;
@@ -146,6 +192,8 @@ convert(struct dk_dump *d, const struct opts *o)
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return EX_FAIL_DK;
 	}
+	if (!to_stdout)
+		catch_fatal_signals(out.tmp);
 	dk_sink_init(&sink, to_stdout ? STDOUT_FILENO : out.fd,
 	    to_stdout ? "<stdout>" : o->out);
 	pr.total = dk_info(d)->file_size;
@@ -162,6 +210,7 @@ convert(struct dk_dump *d, const struct opts *o)
 		st = dk_out_commit(&out, &err);
 	else if (!to_stdout)
 		dk_out_abort(&out);
+	tmp_output = 0;
 	if (st != DK_OK) {
 		/* Most messages name their file already. */
 		if (strncmp(err.msg, o->in, strlen(o->in)) == 0 ||

@@ -1080,7 +1080,7 @@ header_check(struct ck *c, struct mdv *v, const uint8_t *buf, size_t len,
 		v->size[i] = v->hdr.v[ids[i]];
 		v->field_off[i] = f != NULL ? base + f->off : UINT64_MAX;
 	}
-	v->has_avail = (v->hdr.present & (1u << DK_H_DUMPAVAILSIZE)) != 0;
+	v->has_avail = DK_H_HAS(&v->hdr, DK_H_DUMPAVAILSIZE) != 0;
 	v->ok = 1;
 	return DK_OK;
 }

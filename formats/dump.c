@@ -171,9 +171,11 @@ dk_header_field(const struct dk_dump *d, size_t idx, struct dk_hfield *out)
 		out->offset = f->off;
 		out->size = f->size;
 		out->is_string = f->kind == DK_FK_CHARS;
+		out->is_padding = f->kind == DK_FK_PAD;
 		if (out->is_string)
-			memcpy(out->str, d->hdr.s[f->id], sizeof(out->str));
-		else if (f->kind != DK_FK_PAD)
+			snprintf(out->str, sizeof(out->str), "%s",
+			    d->hdr.s[f->id]);
+		else if (f->kind != DK_FK_PAD && f->kind != DK_FK_ARRAY)
 			out->value = d->hdr.v[f->id];
 		return 0;
 	}

@@ -151,8 +151,9 @@ struct dk_hfield {
 	uint32_t	 offset;	/* byte offset in the header */
 	uint32_t	 size;		/* bytes */
 	int		 is_string;	/* char[] field: str is set, value is 0 */
+	int		 is_padding;	/* bytes the compiler inserted: no value */
 	uint64_t	 value;
-	char		 str[40];
+	char		 str[200];	/* NUL-terminated */
 };
 
 /* Number of header fields present in this dump's version. */

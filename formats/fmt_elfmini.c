@@ -312,7 +312,7 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 
 		*offp[i] = nt->off;
 		if (sect[i].type == NT_DK_DUMP_AVAIL &&
-		    !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
 			continue;
 		if (!nt->seen || nt->size != want)
 			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
@@ -433,7 +433,7 @@ native_layout(const struct dk_dump *d, struct native_sect *ns)
 	ns[n++] = (struct native_sect){ d->off_header, d->page_size, 0 };
 	for (size_t i = 0; i < 4; i++) {
 		if (ids[i] == DK_H_DUMPAVAILSIZE &&
-		    !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
 			continue;
 		ns[n++] = (struct native_sect){ srcs[i], d->hdr.v[ids[i]],
 		    off };
@@ -572,7 +572,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 	notes += 12 + NOTE_NAMESZ + INFO_SIZE;
 	notes += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
 	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
-	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE))
+	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
 		notes += 12 + NOTE_NAMESZ +
 		    align_up(d->hdr.v[DK_H_DUMPAVAILSIZE], 4);
 	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_BITMAPSIZE], 4);
@@ -692,7 +692,7 @@ seg_vaddr(const struct dk_dump *d, uint64_t va)
 static uint64_t
 kernel_displacement(const struct dk_dump *d)
 {
-	if (d->hdr.present & (1u << DK_H_STARTKERNEL))
+	if DK_H_HAS(&d->hdr, DK_H_STARTKERNEL)
 		return d->hdr.v[DK_H_STARTKERNEL] - PPC64_LINK_KERNBASE;
 	return (uint64_t)d->kerndisp;
 }
@@ -788,7 +788,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	if (st == DK_OK)
 		st = copy_note(s, d, NT_DK_MSGBUF, d->off_msgbuf,
 		    d->hdr.v[DK_H_MSGBUFSIZE], err);
-	if (st == DK_OK && (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
 		st = copy_note(s, d, NT_DK_DUMP_AVAIL, d->off_avail,
 		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
 	if (st == DK_OK)

@@ -291,7 +291,7 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 	uint8_t *buf;
 	enum dk_status st;
 
-	if (!(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE))) {
+	if (!DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)) {
 		/* No dump_avail: bit i is physical page i. */
 		d->avail = calloc(1, sizeof(*d->avail));
 		d->avail_bit = calloc(2, sizeof(*d->avail_bit));
@@ -437,7 +437,7 @@ dk_md_load(struct dk_dump *d, struct dk_err *err)
 {
 	enum dk_status st;
 
-	if (d->hdr.present & (1u << DK_H_DUMPAVAILSIZE) &&
+	if (DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE) &&
 	    (st = load_avail(d, d->hdr.v[DK_H_DUMPAVAILSIZE], err)) != DK_OK)
 		return st;
 	if ((st = load_bitmap(d, d->hdr.v[DK_H_BITMAPSIZE], err)) != DK_OK)
@@ -484,7 +484,7 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	off = d->page_size;
 	for (int i = 0; i < 4; i++) {
 		*offp[i] = off;
-		if (i == 1 && !(d->hdr.present & (1u << DK_H_DUMPAVAILSIZE)))
+		if (i == 1 && !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
 			continue;
 		add_section(d, names[i], off, sz[i]);
 		end = off + round_up(sz[i], d->page_size);

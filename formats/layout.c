@@ -46,9 +46,10 @@ dk_layout_decode(const struct dk_layout *l, unsigned version,
 		const struct dk_field *f = &l->fields[i];
 		const uint8_t *p = buf + f->off;
 
-		if (!(f->versions & DK_V(version)) || f->kind == DK_FK_PAD)
+		if (!(f->versions & DK_V(version)) || f->kind == DK_FK_PAD ||
+		    f->kind == DK_FK_ARRAY)
 			continue;
-		h->present |= 1u << f->id;
+		h->present |= (uint64_t)1 << f->id;
 		if (f->kind == DK_FK_CHARS) {
 			size_t n = f->size < sizeof(h->s[0]) - 1 ? f->size :
 			    sizeof(h->s[0]) - 1;
@@ -68,7 +69,8 @@ dk_layout_encode(const struct dk_layout *l, unsigned version, uint8_t *buf,
 		const struct dk_field *f = &l->fields[i];
 		uint8_t *p = buf + f->off;
 
-		if (!(f->versions & DK_V(version)) || f->kind == DK_FK_PAD)
+		if (!(f->versions & DK_V(version)) || f->kind == DK_FK_PAD ||
+		    f->kind == DK_FK_ARRAY)
 			continue;
 		if (f->kind == DK_FK_CHARS) {
 			size_t n = strnlen(h->s[f->id], f->size);

@@ -67,6 +67,10 @@ void		dk_trace_printf(const struct dk_dump *, const char *, ...)
 enum dk_hid {
 	DK_H_MAGIC = 0,
 	DK_H_MMU_NAME,
+	DK_H_ARCHITECTURE,	/* kerneldumpheader */
+	DK_H_HOSTNAME,
+	DK_H_VERSIONSTRING,
+	DK_H_PANICSTRING,
 	DK_H_NSTR,
 	DK_H_VERSION = DK_H_NSTR,
 	DK_H_MSGBUFSIZE,
@@ -85,6 +89,22 @@ enum dk_hid {
 	DK_H_HW_DIRECT_MAP,
 	DK_H_STARTKERNEL,
 	DK_H_ENDKERNEL,
+	/* kerneldumpheader */
+	DK_H_ARCHVERSION,
+	DK_H_DUMPLENGTH,
+	DK_H_DUMPTIME,
+	DK_H_BLOCKSIZE,
+	DK_H_DUMPKEYSIZE,
+	DK_H_DUMPEXTENT,
+	DK_H_COMPRESSION,
+	DK_H_PARITY,
+	/* sparc64 dump header and its region descriptors */
+	DK_H_HDR_SIZE,
+	DK_H_TSB_PA,
+	DK_H_TSB_SIZE,
+	DK_H_TSB_MASK,
+	DK_H_NREGIONS,
+	DK_H_REGIONS,		/* flexible array: no value */
 	DK_H_PAD,		/* padding: no value */
 	DK_H_MAX
 };
@@ -94,6 +114,8 @@ enum dk_fkind {
 	DK_FK_INT,		/* signed integer (C int) */
 	DK_FK_CHARS,		/* NUL-padded char array */
 	DK_FK_PAD,		/* padding the compiler inserted */
+	DK_FK_ARRAY,		/* flexible array member: size 0, no value;
+				 * ctype "struct NAME[]" */
 };
 
 #define	DK_V(v)		(1u << (v))	/* version bit */
@@ -116,11 +138,18 @@ struct dk_layout {
 };
 
 /* A decoded header: integer values and strings, by id. */
+#define	DK_HDR_STRMAX	200		/* longest char[] field + NUL */
+
 struct dk_hdr {
 	uint64_t	v[DK_H_MAX];
-	char		s[DK_H_NSTR][40];
-	uint32_t	present;	/* bit id set: the version has the field */
+	char		s[DK_H_NSTR][DK_HDR_STRMAX];
+	uint64_t	present;	/* bit id set: the version has the field */
 };
+
+_Static_assert(DK_H_MAX <= 64, "dk_hdr.present holds a bit per id");
+
+/* Does decoded header h have field id? */
+#define	DK_H_HAS(h, id)	(((h)->present >> (id)) & 1)
 
 /* The field of layout l with id in version v, or NULL. */
 const struct dk_field *dk_layout_find(const struct dk_layout *, unsigned id,

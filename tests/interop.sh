@@ -349,6 +349,14 @@ rc=$?
 left=$(ls -A "$T/w")
 [ "$rc" -eq 2 ] && [ -z "$left" ] && ok "a failed native rebuild leaves nothing (exit $rc)" \
     || no "a failed native rebuild leaves nothing" "exit $rc, left: $left; $(cat "$T/w.log")"
+# The same limit, its signal not ignored: dumpconv dies of SIGXFSZ, and
+# takes its temporary file with it.
+bash -c 'ulimit -f 4096; "$0" -q "$1" -o "$2"; exit $?' "$BIN/dumpconv" "$N" \
+    "$T/w/out" >"$T/w.log" 2>&1
+rc=$?
+left=$(ls -A "$T/w")
+[ "$rc" -gt 128 ] && [ -z "$left" ] && ok "killed by SIGXFSZ: nothing left (exit $rc)" \
+    || no "killed by SIGXFSZ: nothing left" "exit $rc, left: $left; $(cat "$T/w.log")"
 # An input that cannot be read: an error, no output.
 head -c 3000 "$N" > "$T/cut"
 expect_exit "a damaged input: exit 2, names the file" 2 "$T/cut" \

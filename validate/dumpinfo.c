@@ -170,7 +170,7 @@ print_text(struct dk_dump *d, const struct opts *o)
 		if (f.is_string)
 			printf("  @%-4u %-15s \"%s\"\n", f.offset, f.name,
 			    f.str);
-		else if (strcmp(f.name, "(padding)") == 0)
+		else if (f.is_padding)
 			printf("  @%-4u %-15s %u bytes\n", f.offset, f.name,
 			    f.size);
 		else
