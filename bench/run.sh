@@ -27,6 +27,14 @@
 #     --sparse: the pages are holes, so the times are the per-run cost
 #     (program headers, extent lookups), not the copying.
 #
+#  7. Compressed dumps: the dump of 1.'s sizes, regenerated, compressed
+#     by `gzip -6 -n` and `zstd -3` (the kernel's and the tools' default
+#     levels); dumpconv of each to the portable ELF minidump (one
+#     decompression pass into a sparse temporary file in TMPDIR, set to
+#     the scratch directory, then the conversion) next to `gzip -dc` and
+#     `zstd -dc` of the same file to /dev/null, and next to dumpconv of
+#     the uncompressed dump; best of $BENCH_REPEAT, page cache warm.
+#
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.
 #
@@ -314,6 +322,44 @@ rm -f "$huge" "$dir/huge.elf"
 # bytes of bitmap) and 8 bytes per 65536 bits (8 KiB of bitmap).
 index=$(( bitmap / 32 + bitmap / 1024 ))
 
+# --- 7. compressed dumps: dumpconv next to gzip -dc and zstd -dc ----------
+zsrc=$dir/z.dmp
+"$DUMPGEN" --arch amd64 --version 3 --mem "$MEM" --dumped "$DUMPED" -q \
+    -o "$zsrc"
+z_alloc=$(( $(stat -c %b "$zsrc") * $(stat -c %B "$zsrc") ))
+z_free=$(( $(df -Pk "$dir" | awk 'NR == 2 { print $4 }') * 1024 ))
+: > "$dir/z.rows"
+if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
+	gzip -6 -n -c "$zsrc" > "$zsrc.gz"
+	zstd -3 -q -c "$zsrc" > "$zsrc.zst"
+	# zbest CMD...: the best of $REPEAT runs of CMD (stdout discarded)
+	zbest() {
+		: > "$dir/z.t"
+		i=0
+		while [ "$i" -lt "$REPEAT" ]; do
+			r=$(timed sh -c '"$@" > /dev/null' sh "$@")
+			echo "${r%% *}" >> "$dir/z.t"
+			rm -f "$dir/z.elf"
+			i=$((i + 1))
+		done
+		best < "$dir/z.t"
+	}
+	cat "$zsrc" > /dev/null
+	zplain=$(zbest "$DUMPCONV" -q "$zsrc" -o "$dir/z.elf")
+	for z in gz zst; do
+		tool="gzip -dc"
+		[ "$z" = zst ] && tool="zstd -q -dc"
+		cat "$zsrc.$z" > /dev/null
+		tb=$(zbest $tool "$zsrc.$z")
+		cb=$(export TMPDIR="$dir"; zbest "$DUMPCONV" -q "$zsrc.$z" \
+		    -o "$dir/z.elf")
+		echo "$z $(stat -c %s "$zsrc.$z") $tb $cb" >> "$dir/z.rows"
+	done
+	rm -f "$zsrc.gz" "$zsrc.zst"
+fi
+z_size=$(stat -c %s "$zsrc")
+rm -f "$zsrc"
+
 # --- the table ------------------------------------------------------------
 echo
 echo "dumpkit benchmarks ($(uname -m), $(nproc) CPUs; best of $REPEAT," \
@@ -400,3 +446,19 @@ row "marginal cost of a run (8G against 2G)" "$(awk '
     "linear: the time is a constant plus this per run"
 row "contiguous: $c_runs runs, $c_pages pages" "${c_best} s" \
     "peak RSS $(mib $(( c_rss * 1024 ))) MiB; the 8G alternating dump ($alt_pages pages) takes $(ratio "$(awk 'END { print $4 }' "$dir/runs.t")" "$c_best")x as long"
+echo
+echo "compressed dumps: --mem $MEM --dumped $DUMPED ($(mib "$z_size") MiB," \
+    "$(mib "$z_alloc") MiB allocated), page cache warm, TMPDIR $dir"
+if [ -s "$dir/z.rows" ]; then
+	row "dumpconv of the uncompressed dump" "${zplain} s"
+	while read -r z zsize tb cb; do
+		row "$z file: $(mib "$zsize") MiB, $([ "$z" = gz ] && echo "gzip -dc" ||
+		    echo "zstd -dc") > /dev/null" "${tb} s" \
+		    "$(mbps "$z_size" "$tb") MB/s of dump (baseline)"
+		less=$(awk -v a="$cb" -v b="$zplain" 'BEGIN { print a - b }')
+		row "dumpconv FILE.$z (decompress + convert)" "${cb} s" \
+		    "dumpconv/tool $(ratio "$cb" "$tb"); without the plain conversion's time $(ratio "$less" "$tb")"
+	done < "$dir/z.rows"
+else
+	row "compressed dumps" "skipped" "(not enough free disk: 5x the allocated size)"
+fi

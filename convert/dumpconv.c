@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "minidump.h"
 
 #define	EX_FAIL_DK	2
@@ -24,7 +25,8 @@
 #define	PROGRESS_MIN	(256ull << 20)	/* show progress above this size */
 
 static const char usage_text[] =
-"usage: dumpconv [--to elf|native] [--no-virtual] [--force] [-q] [-v]\n"
+"usage: dumpconv [--to elf|native|tar] [--no-virtual] [--force] [-q] [-v]\n"
+"                [--compress gzip|zstd|xz]\n"
 "                [--arch ARCH] [--kernel FILE] INPUT -o OUTPUT\n"
 "       dumpconv --info [--to elf|native] INPUT\n"
 "       dumpconv --help | --version\n";
@@ -34,10 +36,13 @@ static const char help_text[] =
 "which readelf, gdb and libkdumpfile open, or a portable file back into\n"
 "its native format, byte for byte.\n"
 "\n"
-"  -t, --to elf|native  the output format (default elf)\n"
+"  -t, --to elf|native|tar  the output format (default elf); tar: the\n"
+"                       tar archive of a text dump, blocks put in order\n"
 "  -o, --output FILE    where to write; - for standard output\n"
 "  -f, --force          replace OUTPUT if it exists\n"
 "      --no-virtual     leave out the kernel-map PT_LOAD segments\n"
+"  -z, --compress gzip|zstd|xz  compress the output (one stream, fixed\n"
+"                       level: gzip 6, zstd 3, xz 6); see below\n"
 "  -i, --info           print what would be written; write nothing\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
@@ -46,16 +51,34 @@ static const char help_text[] =
 "  -h, --help           this text\n"
 "  -V, --version        print the version\n"
 "\n"
+"A compressed INPUT (gzip, zstd or xz, recognised by its content, e.g.\n"
+"savecore's vmcore.N.gz or vmcore.N.zst) is decompressed once into an\n"
+"unlinked temporary file in TMPDIR (default /tmp), which disappears when\n"
+"dumpconv exits: that costs one decompression pass, and TMPDIR needs room\n"
+"for the dump's allocated size (its zero pages are holes).\n"
+"\n"
+"--to native --compress gzip or zstd writes what savecore writes\n"
+"(vmcore.N.gz, vmcore.N.zst).  A compressed portable ELF file is for\n"
+"archiving: dumpkit reads it as it is, but readelf, gdb and libkdumpfile\n"
+"need it decompressed first (gzip -d, zstd -d, xz -d).\n"
+"\n"
+"INPUT may also be a raw image of the dump device (kerneldumpheader\n"
+"leader and trailer, checked) or a vmcore that starts with one header;\n"
+"--info shows the header.  Encrypted dumps are refused; text dumps\n"
+"convert only --to tar.  See docs/kerneldumpheader.md.\n"
+"\n"
 "Exit status: 0 converted, 2 the input could not be read or the output\n"
 "written, 3 usage error.\n";
 
 struct opts {
 	int		 native;	/* --to native */
+	int		 tar;		/* --to tar: a text dump's tar */
 	int		 force;
 	int		 info;
 	int		 quiet;
 	int		 verbose;
 	unsigned	 flags;		/* DK_ELFMINI_* */
+	enum dk_comp	 compress;	/* --compress */
 	const char	*in;
 	const char	*out;
 	struct dk_open_opts open;
@@ -141,12 +164,77 @@ show_progress(void *arg, uint64_t done)
 	    0.0);
 }
 
+/* The kerneldumpheader a dump came in, as savecore's info.N shows it. */
+static void
+print_kdh(const struct dk_kdh_info *k)
+{
+	printf("kerneldumpheader: version %u, %s dump%s, %s\n", k->version,
+	    k->magic_name, k->cleared ? " (trailer cleared: already saved)" :
+	    "", k->placement_name);
+	printf("  architecture: %s (architectureversion %u)\n",
+	    k->architecture, k->architectureversion);
+	time_t t = (time_t)k->dumptime;
+	struct tm tm;
+	char when[64] = "?";
+
+	if (gmtime_r(&t, &tm) != NULL)
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("  dump time:    %ju (%s)\n", (uintmax_t)k->dumptime, when);
+	printf("  hostname:     %s\n", k->hostname);
+	printf("  version:      %.*s\n", (int)strcspn(k->versionstring,
+	    "\n"), k->versionstring);
+	printf("  panic:        %s\n", k->panicstring);
+	printf("  dump length:  %ju (extent %ju), blocksize %u", (uintmax_t)
+	    k->dumplength, (uintmax_t)k->dumpextent, k->blocksize);
+	if (k->dump_offset != UINT64_MAX)
+		printf("; leader at %#jx, dump at %#jx", (uintmax_t)
+		    k->leader_offset, (uintmax_t)k->dump_offset);
+	printf("\n");
+	printf("  compression:  %s; %s\n",
+	    dk_kdh_compression_name(k->compression), k->encrypted ?
+	    "encrypted" : "not encrypted");
+}
+
+/* --to tar: the text dump's archive, written in order. */
+static int
+to_tar(const struct opts *o)
+{
+	int to_stdout = strcmp(o->out, "-") == 0;
+	struct dk_out out;
+	struct dk_err err;
+	enum dk_status st;
+
+	if (to_stdout)
+		st = dk_textdump_write(o->in, STDOUT_FILENO, &err);
+	else if ((st = dk_out_open(&out, o->out, o->force, &err)) == DK_OK) {
+		catch_fatal_signals(out.tmp);
+		if ((st = dk_textdump_write(o->in, out.fd, &err)) == DK_OK)
+			st = dk_out_commit(&out, &err);
+		else
+			dk_out_abort(&out);
+		tmp_output = 0;
+	}
+	if (st != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return err.code == DK_EINVAL ? EX_USAGE_DK : EX_FAIL_DK;
+	}
+	if (o->verbose && !to_stdout)
+		printf("%s: the text dump's tar archive\n", o->out);
+	return 0;
+}
+
 static int
 info(struct dk_dump *d, const struct opts *o)
 {
 	const struct dk_info *in = dk_info(d);
 	struct dk_elfmini_plan p;
 	struct dk_err err;
+
+	for (size_t i = 0; i < dk_nlayers(d); i++)
+		printf("container:    %s: %s\n", dk_layer(d, i)->kind,
+		    dk_layer(d, i)->desc);
+	if (dk_kdh(d) != NULL)
+		print_kdh(dk_kdh(d));
 
 	printf("input:        %s: %s version %u, %s, %ju pages (%ju in the "
 	    "file)\n", o->in, in->format, in->version, in->arch,
@@ -162,6 +250,9 @@ info(struct dk_dump *d, const struct opts *o)
 		    in->format, in->version);
 		printf("residue:      %ju bytes written over the sections\n",
 		    (uintmax_t)p.residue);
+		if (o->compress != DK_COMP_NONE)
+			printf("compression:  %s, one stream\n",
+			    dk_comp_name(o->compress));
 		return 0;
 	}
 	printf("output:       portable ELF minidump, ELFCLASS64 %s\n",
@@ -175,6 +266,9 @@ info(struct dk_dump *d, const struct opts *o)
 	printf("file size:    %ju bytes\n", (uintmax_t)p.file_size);
 	printf("residue:      %ju bytes kept verbatim\n",
 	    (uintmax_t)p.residue);
+	if (o->compress != DK_COMP_NONE)
+		printf("compression:  %s, one stream (the file size above is "
+		    "before it)\n", dk_comp_name(o->compress));
 	return 0;
 }
 
@@ -185,8 +279,9 @@ convert(struct dk_dump *d, const struct opts *o)
 	struct prog pr = { .name = o->in };
 	struct dk_out out = { .fd = -1 };
 	struct dk_sink sink;
+	struct dk_zout *z = NULL;
 	struct dk_err err;
-	enum dk_status st;
+	enum dk_status st = DK_OK;
 
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
@@ -202,8 +297,21 @@ convert(struct dk_dump *d, const struct opts *o)
 		sink.progress = show_progress;
 		sink.progress_arg = &pr;
 	}
-	st = o->native ? dk_native_write(d, &sink, &err) :
-	    dk_elfmini_write(d, &sink, o->flags, &err);
+	if (o->compress != DK_COMP_NONE) {
+		if (!o->native)
+			fprintf(stderr, "dumpconv: warning: %s: an ELF file "
+			    "compressed with %s: readelf, gdb and libkdumpfile "
+			    "need it decompressed first\n", o->out,
+			    dk_comp_name(o->compress));
+		if ((st = dk_zout_open(&z, o->compress, sink.fd, sink.name,
+		    &err)) == DK_OK)
+			dk_sink_compress(&sink, z);
+	}
+	if (st == DK_OK)
+		st = o->native ? dk_native_write(d, &sink, &err) :
+		    dk_elfmini_write(d, &sink, o->flags, &err);
+	if (st == DK_OK && z != NULL)
+		st = dk_zout_finish(z, &err);
 	if (sink.progress != NULL)
 		fputc('\n', stderr);
 	if (st == DK_OK && !to_stdout)
@@ -212,6 +320,7 @@ convert(struct dk_dump *d, const struct opts *o)
 		dk_out_abort(&out);
 	tmp_output = 0;
 	if (st != DK_OK) {
+		dk_zout_free(z);
 		/* Most messages name their file already. */
 		if (strncmp(err.msg, o->in, strlen(o->in)) == 0 ||
 		    (!to_stdout && strncmp(err.msg, o->out,
@@ -225,6 +334,14 @@ convert(struct dk_dump *d, const struct opts *o)
 		fprintf(stderr, "dumpconv: %s -> %s: %s, %ju bytes\n", o->in,
 		    o->out, o->native ? "native" : "portable ELF minidump",
 		    (uintmax_t)sink.pos);
+	if (o->verbose && z != NULL) {
+		uint64_t zin, zout;
+
+		dk_zout_counts(z, &zin, &zout);
+		fprintf(stderr, "dumpconv: %s: %s, %ju bytes\n", o->out,
+		    dk_comp_name(o->compress), (uintmax_t)zout);
+	}
+	dk_zout_free(z);
 	return 0;
 }
 
@@ -236,6 +353,7 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-virtual", no_argument, NULL, 'N' },
+		{ "compress", required_argument, NULL, 'z' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
@@ -250,15 +368,20 @@ main(int argc, char **argv)
 	struct dk_err err;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "t:o:fia:k:qvhV", longopts,
+	/* getopt names the program by argv[0]: the tool, not its path. */
+	argv[0] = "dumpconv";
+	while ((c = getopt_long(argc, argv, "t:o:fia:k:qvhVz:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "native") == 0)
 				o.native = 1;
+			else if (strcmp(optarg, "tar") == 0)
+				o.tar = 1;
 			else if (strcmp(optarg, "elf") != 0) {
 				fprintf(stderr, "dumpconv: --to: expected elf "
-				    "or native, found '%s'\n%s", optarg,
+				    "or native (or tar for a text dump), found "
+				    "'%s'\n%s", optarg,
 				    usage_text);
 				return EX_USAGE_DK;
 			}
@@ -271,6 +394,15 @@ main(int argc, char **argv)
 			break;
 		case 'N':
 			o.flags |= DK_ELFMINI_NO_VIRTUAL;
+			break;
+		case 'z':
+			if ((o.compress = dk_comp_by_name(optarg)) ==
+			    DK_COMP_NONE) {
+				fprintf(stderr, "dumpconv: --compress: expected "
+				    "gzip, zstd or xz, found '%s'\n%s", optarg,
+				    usage_text);
+				return EX_USAGE_DK;
+			}
 			break;
 		case 'i':
 			o.info = 1;
@@ -304,7 +436,15 @@ main(int argc, char **argv)
 		return EX_USAGE_DK;
 	}
 	o.in = argv[optind];
+	if (o.tar && !o.info)
+		return to_tar(&o);
 	if (dk_open(o.in, &o.open, &d, &err) != DK_OK) {
+		struct dk_kdh_info k;
+		struct dk_err e2;
+
+		/* A text or encrypted dump still has a header to show. */
+		if (o.info && dk_kdh_read(o.in, &k, &e2) == DK_OK)
+			print_kdh(&k);
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return err.code == DK_EINVAL || err.code == DK_EAMBIG ?
 		    EX_USAGE_DK : EX_FAIL_DK;

@@ -74,6 +74,14 @@ static const struct dk_arch arches[] = {
 	{ .name = "riscv64", .aliases = "riscv", .family = "riscv",
 	  .endian = DK_LE, .elf_machine = EM_RISCV, .elf_class = ELFCLASS64,
 	  .long_size = 8, .minidump = &dk_md_riscv },
+	/* powerpc (32-bit): no minidump; full ELF cores only (fmt_elf.c). */
+	{ .name = "powerpc", .aliases = "ppc powerpcspe", .family = "powerpc",
+	  .endian = DK_BE, .elf_machine = EM_PPC, .elf_class = ELFCLASS32,
+	  .long_size = 4, .minidump = NULL },
+	/* sparc64: no minidump; its own dump format (fmt_sparc64.c). */
+	{ .name = "sparc64", .aliases = "sparcv9", .family = "sparc64",
+	  .endian = DK_BE, .elf_machine = EM_SPARCV9,
+	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = NULL },
 };
 
 DK_EXPORT const struct dk_arch *

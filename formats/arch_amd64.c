@@ -305,3 +305,64 @@ const struct dk_mdarch dk_md_amd64 = {
 	.variants	= amd64_variants,
 	.nvariants	= DK_ARRAY_LEN(amd64_variants),
 };
+
+/* ---------------------------------------------------------------------- */
+/* Full ELF cores: the hardware page tables (FORMATS.md 4.2).             */
+
+#define	AMD64_PDPSHIFT		30		/* 1 GiB */
+#define	AMD64_PML4SHIFT		39
+#define	AMD64_PG_1GB_FRAME	0x000fffffc0000000ull
+
+/*
+ * The four-level walk from the PML4 at root: PML4E, PDPE (PS: 1 GiB),
+ * PDE (PS: 2 MiB), PTE.  The hardware sign-extends bit 47; a VA that is
+ * not canonical has no translation.
+ */
+enum dk_status
+dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
+{
+	static const struct {
+		unsigned	 shift;
+		uint64_t	 ps_frame;	/* 0: no large page here */
+		const char	*name;
+	} lv[] = {
+		{ AMD64_PML4SHIFT, 0, "PML4E" },
+		{ AMD64_PDPSHIFT, AMD64_PG_1GB_FRAME, "PDPE" },
+		{ AMD64_PDRSHIFT, AMD64_PG_PS_FRAME, "PDE" },
+		{ AMD64_PAGE_SHIFT, 0, "PTE" },
+	};
+	uint64_t table = root, e = 0, at;
+	enum dk_status st;
+
+	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not canonical (bits 63..48 are not copies of bit 47)",
+		    (uintmax_t)va);
+	for (size_t i = 0; i < DK_ARRAY_LEN(lv); i++) {
+		at = (table & AMD64_PG_FRAME) + ((va >> lv[i].shift) &
+		    (AMD64_NPTEPG - 1)) * 8;
+		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: %s",
+			    (uintmax_t)va, lv[i].name);
+		DK_TRACE(d, "va %#jx: %s at pa %#jx = %#jx", (uintmax_t)va,
+		    lv[i].name, (uintmax_t)at, (uintmax_t)e);
+		if (!(e & AMD64_PG_V))
+			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (%s %#jx at pa %#jx has no PG_V)",
+			    (uintmax_t)va, lv[i].name, (uintmax_t)e,
+			    (uintmax_t)at);
+		if (lv[i].ps_frame != 0 && (e & AMD64_PG_PS)) {
+			uint64_t mask = (1ull << lv[i].shift) - 1;
+
+			*pa = (e & lv[i].ps_frame) | (va & mask);
+			break;
+		}
+		if (i + 1 == DK_ARRAY_LEN(lv))
+			*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
+		table = e;
+	}
+	if (prot != NULL)
+		*prot = amd64_prot(e);
+	return DK_OK;
+}

@@ -338,3 +338,84 @@ const struct dk_mdarch dk_md_arm = {
 	.variants	= arm_variants,
 	.nvariants	= DK_ARRAY_LEN(arm_variants),
 };
+
+/* ---------------------------------------------------------------------- */
+/* Full ELF cores: the hardware page tables (FORMATS.md 4.2).             */
+
+#define	ARM_L1_SHIFT		20		/* 1 MiB per L1 entry */
+#define	ARM_L1_TYPE_C		0x1u		/* coarse L2 table */
+#define	ARM_L1_TYPE_S		0x2u		/* 1 MiB section */
+#define	ARM_L1_S_FRAME		0xfff00000u
+#define	ARM_L1_C_FRAME		0xfffffc00u
+#define	ARM_L1_S_XN		0x10u		/* V6 section: XN */
+#define	ARM_L1_S_APX		0x8000u		/* V6 section: read-only */
+
+static enum dk_status
+arm_entry(struct dk_dump *d, uint64_t pa, uint64_t *e, struct dk_err *err)
+{
+	uint8_t b[4];
+	enum dk_status st;
+
+	if ((st = dk_read_pa(d, pa, b, sizeof(b), err)) != DK_OK)
+		return st;
+	*e = dec_uint(b, 4, d->arch->endian);
+	return DK_OK;
+}
+
+/*
+ * The short-descriptor walk from the 16 KiB L1 table at root (what the
+ * kernel_l1pa variable holds): an L1 entry is a 1 MiB section or points
+ * at a 1 KiB coarse table of 256 L2 entries, each a 64 KiB large or a
+ * 4 KiB small page (FORMATS.md 2.3, 4.2).  A V4 fine table (L1 type 3)
+ * is not decoded.  Protections are read as ARMv6 encodes them.
+ */
+enum dk_status
+dk_arm_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
+{
+	uint64_t at, e;
+	unsigned t;
+	enum dk_status st;
+
+	if (va >= ARM_VA_END)
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "past the 32-bit address space", (uintmax_t)va);
+	at = (root & ~0x3fffull) + (va >> ARM_L1_SHIFT) * 4;
+	if ((st = arm_entry(d, at, &e, err)) != DK_OK)
+		return dk_err_prefix(err, "virtual address %#jx: L1 entry",
+		    (uintmax_t)va);
+	DK_TRACE(d, "va %#jx: L1 entry at pa %#jx = %#jx", (uintmax_t)va,
+	    (uintmax_t)at, (uintmax_t)e);
+	t = (unsigned)e & 3;
+	if (t == ARM_L1_TYPE_S) {
+		*pa = (e & ARM_L1_S_FRAME) | (va & ((1u << ARM_L1_SHIFT) - 1));
+		if (prot != NULL)
+			*prot = ((e & ARM_L1_S_APX) ? 0 : DK_PROT_W) |
+			    ((e & ARM_L1_S_XN) ? 0 : DK_PROT_X);
+		return DK_OK;
+	}
+	if (t != ARM_L1_TYPE_C)
+		return dk_err_set(err, t == 0 ? DK_ENOTMAPPED : DK_EUNSUP,
+		    "virtual address %#jx: %s (L1 entry %#jx at pa %#jx has "
+		    "type %u)", (uintmax_t)va, t == 0 ? "not mapped" :
+		    "a V4 fine page table, which dumpkit does not decode",
+		    (uintmax_t)e, (uintmax_t)at, t);
+	at = (e & ARM_L1_C_FRAME) + ((va >> ARM_PAGE_SHIFT) & 0xff) * 4;
+	if ((st = arm_entry(d, at, &e, err)) != DK_OK)
+		return dk_err_prefix(err, "virtual address %#jx: L2 entry",
+		    (uintmax_t)va);
+	DK_TRACE(d, "va %#jx: L2 entry at pa %#jx = %#jx", (uintmax_t)va,
+	    (uintmax_t)at, (uintmax_t)e);
+	t = (unsigned)e & ARM_L2_TYPE_MASK;
+	if (t == ARM_L2_TYPE_INV)
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not mapped (L2 entry %#jx at pa %#jx is invalid)",
+		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)at);
+	if (t == ARM_L2_TYPE_L)
+		*pa = (e & ARM_L2_L_FRAME) | (va & ARM_L2_L_OFFSET);
+	else
+		*pa = (e & ARM_L2_S_FRAME) | (va & ARM_PAGE_MASK);
+	if (prot != NULL)
+		*prot = arm_prot(ARM_MMU_V6, e);
+	return DK_OK;
+}

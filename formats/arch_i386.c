@@ -277,3 +277,93 @@ const struct dk_mdarch dk_md_i386 = {
 	.variants	= i386_variants,
 	.nvariants	= DK_ARRAY_LEN(i386_variants),
 };
+
+/* ---------------------------------------------------------------------- */
+/* Full ELF cores: the hardware page tables (FORMATS.md 4.2).             */
+
+#define	I386_PDRSHIFT		22		/* 4 MiB, non-PAE */
+#define	I386_PDRSHIFT_PAE	21		/* 2 MiB */
+#define	I386_PDPSHIFT_PAE	30		/* 4 PDPT entries of 1 GiB */
+#define	I386_PG_PS		0x80ull
+#define	I386_PG_PS_FRAME	0xffc00000ull
+#define	I386_PG_PS_FRAME_PAE	0x000fffffffe00000ull
+
+/* Read one entry (4 or 8 bytes) of a page-table page at pa. */
+static enum dk_status
+i386_entry(struct dk_dump *d, uint64_t pa, unsigned size, uint64_t *e,
+    struct dk_err *err)
+{
+	uint8_t b[8];
+	enum dk_status st;
+
+	if ((st = dk_read_pa(d, pa, b, size, err)) != DK_OK)
+		return st;
+	*e = dec_uint(b, size, d->arch->endian);
+	return DK_OK;
+}
+
+/*
+ * Non-PAE: a page directory of 1024 4-byte PDEs at root (PS: 4 MiB),
+ * then a page table of 1024 PTEs.  PAE: a PDPT of 4 8-byte entries at
+ * root, each the PA of a page directory of 512 PDEs (PS: 2 MiB), then
+ * a page table of 512 PTEs.  This is the walk libkvm does from IdlePTD
+ * or IdlePDPT.
+ */
+enum dk_status
+dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
+    uint64_t *pa, unsigned *prot, struct dk_err *err)
+{
+	unsigned esz = pae ? 8 : 4;
+	uint64_t frame = pae ? I386_PG_FRAME_PAE : I386_PG_FRAME;
+	uint64_t at, e, pd = root;
+	enum dk_status st;
+
+	if (va >= I386_VA_END)
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "past the 32-bit address space", (uintmax_t)va);
+	if (pae) {
+		at = (root & ~0x1full) + (va >> I386_PDPSHIFT_PAE) * 8;
+		if ((st = i386_entry(d, at, 8, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: PDPT "
+			    "entry", (uintmax_t)va);
+		if (!(e & I386_PG_V))
+			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (PDPT entry %#jx at pa %#jx has "
+			    "no PG_V)", (uintmax_t)va, (uintmax_t)e,
+			    (uintmax_t)at);
+		pd = e & frame;
+		at = pd + ((va >> I386_PDRSHIFT_PAE) & (I386_NPTEPG_PAE - 1)) *
+		    8;
+	} else
+		at = (pd & frame) + (va >> I386_PDRSHIFT) * 4;
+	if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK)
+		return dk_err_prefix(err, "virtual address %#jx: PDE",
+		    (uintmax_t)va);
+	DK_TRACE(d, "va %#jx: PDE at pa %#jx = %#jx", (uintmax_t)va,
+	    (uintmax_t)at, (uintmax_t)e);
+	if (!(e & I386_PG_V))
+		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not mapped (PDE %#jx at pa %#jx has no PG_V)",
+		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)at);
+	if (e & I386_PG_PS) {
+		*pa = pae ? (e & I386_PG_PS_FRAME_PAE) | (va & 0x1fffff) :
+		    (e & I386_PG_PS_FRAME) | (va & 0x3fffff);
+	} else {
+		at = (e & frame) + ((va >> I386_PAGE_SHIFT) & ((pae ?
+		    I386_NPTEPG_PAE : I386_NPTEPG) - 1)) * esz;
+		if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: PTE",
+			    (uintmax_t)va);
+		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
+		    (uintmax_t)at, (uintmax_t)e);
+		if (!(e & I386_PG_V))
+			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (PTE %#jx at pa %#jx has no "
+			    "PG_V)", (uintmax_t)va, (uintmax_t)e,
+			    (uintmax_t)at);
+		*pa = (e & frame) | (va & I386_PAGE_MASK);
+	}
+	if (prot != NULL)
+		*prot = i386_prot(e, pae);
+	return DK_OK;
+}

@@ -36,8 +36,10 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "compress.h"
 #include "dkcheck.h"
 #include "private.h"
+#include "sparc64.h"
 
 #define	CK_CHUNK	(1u << 20)	/* page data read per pread */
 #define	CK_HDR_MAX	(1u << DK_MAX_PAGE_SHIFT)
@@ -134,6 +136,70 @@ static const struct dk_check_code codes[] = {
 	  "a physical PT_LOAD differs from the run of stored pages" },
 	{ "elf.virt-mismatch", DK_SEV_ERROR,
 	  "a virtual PT_LOAD differs from the page tables" },
+	{ "compress.truncated", DK_SEV_ERROR,
+	  "the compressed stream ends inside a member or frame" },
+	{ "compress.corrupt", DK_SEV_ERROR,
+	  "a compressed block does not decode, or fails its checksum" },
+	{ "compress.trailing-bytes", DK_SEV_ERROR,
+	  "bytes after the compressed stream: no member, no zero padding" },
+	{ "compress.padding", DK_SEV_NOTE,
+	  "zero bytes after the compressed stream (the device's last block)" },
+	{ "kdh.parity", DK_SEV_ERROR,
+	  "a kerneldumpheader's 128 words do not XOR to 0" },
+	{ "kdh.leader-trailer-differ", DK_SEV_ERROR,
+	  "the leader is not the trailer's copy (or is missing)" },
+	{ "kdh.cleared", DK_SEV_WARNING,
+	  "the trailer says \"Cleared Kernel Dump\": already saved" },
+	{ "kdh.truncated", DK_SEV_ERROR,
+	  "the device image ends before the dump its header declares" },
+	{ "kdh.length-beyond-extent", DK_SEV_ERROR,
+	  "dumplength past dumpextent (v3+) or past the trailer" },
+	{ "kdh.field-range", DK_SEV_ERROR,
+	  "a kerneldumpheader field outside its legal values" },
+	{ "kdh.key-blob", DK_SEV_ERROR,
+	  "the key blob of an encrypted dump is malformed" },
+	{ "kdh.encrypted", DK_SEV_WARNING,
+	  "an encrypted dump: its stream cannot be checked" },
+	{ "kdh.text-not-tar", DK_SEV_ERROR,
+	  "a text dump whose first block is not a ustar header" },
+	{ "elfcore.ident", DK_SEV_ERROR,
+	  "a full ELF core's identity differs from dumpsys_generic's" },
+	{ "elfcore.phdr-past-eof", DK_SEV_ERROR,
+	  "a full ELF core's program headers extend past the file" },
+	{ "elfcore.load-past-eof", DK_SEV_ERROR,
+	  "a full ELF core's PT_LOAD extends past the end of the file" },
+	{ "elfcore.overlap", DK_SEV_ERROR,
+	  "two PT_LOADs overlap in the file or in memory" },
+	{ "elfcore.order", DK_SEV_WARNING,
+	  "PT_LOADs not in ascending address order" },
+	{ "elfcore.misaligned", DK_SEV_ERROR,
+	  "a PT_LOAD's offset, address or size is not page-aligned" },
+	{ "elfcore.layout", DK_SEV_WARNING,
+	  "segments not where the kernel puts them, or a non-zero gap" },
+	{ "elfcore.filesz", DK_SEV_ERROR,
+	  "a PT_LOAD's p_filesz differs from its p_memsz" },
+	{ "sparc64.nregions", DK_SEV_ERROR,
+	  "dh_nregions is not a count of 1 to 65536 regions" },
+	{ "sparc64.hdr-size", DK_SEV_ERROR,
+	  "dh_hdr_size is not roundup(40 + 24 x nregions, 512)" },
+	{ "sparc64.region-range", DK_SEV_ERROR,
+	  "a region that is empty or not whole 8 KiB pages" },
+	{ "sparc64.first-offset", DK_SEV_ERROR,
+	  "the first region's data does not start at dh_hdr_size" },
+	{ "sparc64.offsets-gap", DK_SEV_ERROR,
+	  "a region's data does not follow the previous region's" },
+	{ "sparc64.region-overlap", DK_SEV_ERROR,
+	  "two regions overlap in physical memory" },
+	{ "sparc64.tsb-outside", DK_SEV_ERROR,
+	  "the TSB does not lie inside one region" },
+	{ "sparc64.tsb-mask", DK_SEV_ERROR,
+	  "dh_tsb_mask is not 2^k - 1 within the TSB's slots" },
+	{ "sparc64.tsb-mask-small", DK_SEV_WARNING,
+	  "dh_tsb_mask indexes fewer slots than dh_tsb_size holds" },
+	{ "sparc64.tte-size", DK_SEV_ERROR,
+	  "a valid TTE whose tag and data disagree on its size" },
+	{ "sparc64.tte-unreachable", DK_SEV_WARNING,
+	  "a valid TTE in a slot no lookup of its address probes" },
 	{ "open.refused", DK_SEV_ERROR,
 	  "the library refused the file for a reason no other code names" },
 	{ "check.incomplete", DK_SEV_NOTE,
@@ -344,6 +410,9 @@ struct ck {
 	struct emv		 em;
 	int			 portable;
 	struct paset		 pt;
+	struct dk_unz_check	 unz;		/* a compressed file's stream */
+	struct dk_kdh_check	 kdh;		/* a kerneldumpheader container */
+	uint64_t		 off_shift;	/* the stream's offset in the file */
 	uint64_t		 delivered;
 	uint64_t		 progress_total, progress_done, progress_next;
 };
@@ -368,7 +437,7 @@ emitv(struct ck *c, const char *code, uint64_t off, uint64_t count,
 	f.code = code;
 	f.severity = k != NULL ? k->severity : DK_SEV_ERROR;
 	f.has_offset = off != UINT64_MAX;
-	f.offset = f.has_offset ? off : 0;
+	f.offset = f.has_offset ? off + c->off_shift : 0;
 	f.count = count ? count : 1;
 	(void)vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
 	if (f.severity == DK_SEV_ERROR)
@@ -2298,6 +2367,128 @@ virt_check(struct ck *c)
 /* ---------------------------------------------------------------------- */
 /* The entry points.                                                       */
 
+static void
+elfcore_emit(void *arg, const char *code, uint64_t off, const char *msg)
+{
+	emit(arg, code, off, 1, "%s", msg);
+}
+
+/*
+ * A FreeBSD full ELF core: its structure (check_elf.c), then whether
+ * the library opens it.  Page data is not read: the PT_LOADs are the
+ * whole of the data, and their bounds are checked.
+ */
+static enum dk_status
+elfcore_run(struct ck *c, const char *path, const void *mem, size_t len,
+    struct dk_err *err)
+{
+	struct dk_open_opts oo = { c->o->arch, c->o->kernel };
+	struct dk_check_result *res = c->res;
+	struct dk_elfcore_stats es;
+	enum dk_status st;
+
+	if ((st = dk_elfcore_check(&c->src, elfcore_emit, c, &es, err)) !=
+	    DK_OK)
+		return st;
+	res->examined = 1;
+	res->format = "elf";
+	snprintf(res->arch, sizeof(res->arch), "%s", es.arch);
+	res->page_size = 4096;
+	res->npages = es.npages;
+	dk_err_clear(&c->openerr);
+	st = c->unz.found || c->kdh.found ? dk_open_src(&c->src, &oo, &c->d,
+	    &c->openerr) :
+	    path != NULL ? dk_open(path, &oo, &c->d, &c->openerr) :
+	    dk_open_mem(mem, len, c->src.name, &oo, &c->d, &c->openerr);
+	if (st == DK_EINVAL || st == DK_ESYS || st == DK_ENOMEM) {
+		*err = c->openerr;
+		return st;
+	}
+	if (st != DK_OK) {
+		if (res->nerrors == 0)
+			emit(c, "open.refused", msg_offset(c->openerr.msg,
+			    UINT64_MAX), 1, "%s", unprefixed(c,
+			    c->openerr.msg));
+		return DK_OK;
+	}
+	res->version = dk_info(c->d)->version;
+	res->npages_present = dk_info(c->d)->npages_present;
+	return DK_OK;
+}
+
+static void
+sp64_emit(void *arg, const char *code, uint64_t off, uint64_t count,
+    const char *msg)
+{
+	emit(arg, code, off, count, "%s", msg);
+}
+
+/*
+ * A sparc64 dump, native or portable (check_sparc64.c): the header
+ * blob and the TSB; then the page data as for any dump (content_check:
+ * --pattern, --checksum), region by region in physical order.
+ */
+static enum dk_status
+sp64_run(struct ck *c, const char *path, const void *mem, size_t len,
+    struct dk_err *err)
+{
+	struct dk_open_opts oo = { c->o->arch, c->o->kernel };
+	struct dk_check_result *res = c->res;
+	struct dk_sp64_check r;
+	enum dk_status st = DK_OK;
+
+	if (c->d == NULL) {
+		dk_err_clear(&c->openerr);
+		st = c->unz.found || c->kdh.found ? dk_open_src(&c->src, &oo,
+		    &c->d, &c->openerr) :
+		    path != NULL ? dk_open(path, &oo, &c->d, &c->openerr) :
+		    dk_open_mem(mem, len, c->src.name, &oo, &c->d,
+		    &c->openerr);
+		if (st == DK_EINVAL || st == DK_ESYS || st == DK_ENOMEM) {
+			*err = c->openerr;
+			return st;
+		}
+	}
+	if (c->d != NULL && c->d->fmt != &dk_fmt_sparc64) {
+		dk_close(c->d);
+		c->d = NULL;
+	}
+	dk_sp64_check(&c->src, c->d, sp64_emit, c, &r);
+	res->examined = 1;
+	res->format = c->d != NULL ? dk_info(c->d)->format : "sparc64";
+	snprintf(res->arch, sizeof(res->arch), "sparc64");
+	res->version = 1;
+	res->page_size = SP64_PAGE_SIZE;
+	res->npages = r.npages;
+	res->npages_present = r.nstored;
+	if (c->d == NULL) {
+		if (res->nerrors == 0)
+			emit(c, "open.refused", msg_offset(c->openerr.msg,
+			    UINT64_MAX), 1, "%s", unprefixed(c,
+			    c->openerr.msg));
+		emit(c, "check.incomplete", UINT64_MAX, 1, "the TSB was not "
+		    "checked: the library does not open the file (%s)",
+		    dk_status_name(c->openerr.code));
+		return DK_OK;
+	}
+	res->deep = 1;
+	if (c->o->quick)
+		return DK_OK;
+	/* Page data: the TSB's pages hold TTEs, not the fixture pattern. */
+	if (c->o->pattern) {
+		const struct dk_sp64 *sp = c->d->priv;
+		uint64_t tpa = c->d->hdr.v[DK_H_TSB_PA];
+
+		for (uint64_t o = 0; sp->tsb_ok && o < sp->tsb_nslots *
+		    SP64_TTE_SLOT; o += SP64_PAGE_SIZE)
+			if (paset_add(&c->pt, (tpa + o) & ~(SP64_PAGE_SIZE -
+			    1)) < 0)
+				break;
+	}
+	content_check(c);
+	return DK_OK;
+}
+
 static enum dk_status
 check_run(struct ck *c, const char *path, const void *mem, size_t len,
     struct dk_err *err)
@@ -2309,8 +2500,22 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 	enum dk_status st;
 
 	res->file_size = c->src.size;
+	if (c->unz.found)
+		c->off_shift = 0;	/* offsets in the decompressed stream */
+	if (c->kdh.stop) {
+		res->examined = 1;
+		res->format = "kerneldumpheader";
+		res->version = c->kdh.info.version;
+		emit(c, "check.incomplete", UINT64_MAX, 1, "the dump stream "
+		    "was not checked: %s", c->kdh.why);
+		return DK_OK;
+	}
 	elf = c->src.size >= 4 && rd(c, head, 4, 0) == 0 &&
 	    memcmp(head, ELFMAG, SELFMAG) == 0;
+	if (elf && dk_elfcore_is(&c->src))
+		return elfcore_run(c, path, mem, len, err);
+	if (!elf && dk_sp64_check_claims(&c->src, &oo))
+		return sp64_run(c, path, mem, len, err);
 	if (!elf) {
 		uint8_t buf[64] = { 0 };
 		size_t n = c->src.size < sizeof(buf) ? (size_t)c->src.size :
@@ -2322,15 +2527,35 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 			return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a "
 			    "dump format dumpkit knows (expected a minidump "
 			    "magic \"minidump FreeBSD/<arch>\" or an ELF core "
-			    "with dumpkit notes)", c->src.name);
+			    "with dumpkit notes; a damaged sparc64 dump needs "
+			    "--arch sparc64)", c->src.name);
 	}
 	dk_err_clear(&c->openerr);
-	st = path != NULL ? dk_open(path, &oo, &c->d, &c->openerr) :
+	st = c->unz.found || c->kdh.found ? dk_open_src(&c->src, &oo, &c->d,
+	    &c->openerr) :
+	    path != NULL ? dk_open(path, &oo, &c->d, &c->openerr) :
 	    dk_open_mem(mem, len, c->src.name, &oo, &c->d, &c->openerr);
 	if (st == DK_EAMBIG || st == DK_EINVAL || st == DK_ESYS ||
 	    st == DK_ENOMEM) {
 		*err = c->openerr;
 		return st;
+	}
+	if (c->d != NULL && c->d->fmt == &dk_fmt_sparc64)	/* portable */
+		return sp64_run(c, path, mem, len, err);
+	if (c->d != NULL && c->d->fmt == &dk_fmt_elf) {	/* portable */
+		res->examined = 1;
+		res->format = dk_info(c->d)->format;
+		snprintf(res->arch, sizeof(res->arch), "%s",
+		    dk_info(c->d)->arch);
+		res->version = dk_info(c->d)->version;
+		res->page_size = dk_info(c->d)->page_size;
+		res->npages = dk_info(c->d)->npages;
+		res->npages_present = dk_info(c->d)->npages_present;
+		emit(c, "check.incomplete", UINT64_MAX, 1, "a full ELF core in "
+		    "the portable format: its program headers load, and its "
+		    "layout rules (elfcore.*) are checked on the native core "
+		    "(dumpconv --to native)");
+		return DK_OK;
 	}
 	if ((st = elf ? portable_raw(c, err) : native_raw(c, err)) != DK_OK)
 		return st;
@@ -2370,12 +2595,66 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 }
 
 static void
+unz_emit(void *arg, const char *code, uint64_t off, const char *msg)
+{
+	emit(arg, code, off, 1, "%s", msg);
+}
+
+static void
+kdh_emit(void *arg, const char *code, uint64_t off, const char *msg)
+{
+	emit(arg, code, off, 1, "%s", msg);
+}
+
+/*
+ * A kerneldumpheader container (check_kdh.c): its findings, then the
+ * dump stream inside, a window of the same file, is what the rest of
+ * the engine checks; offsets found there are turned back into file
+ * offsets.
+ */
+static enum dk_status
+kdh_unwrap(struct ck *c)
+{
+	dk_kdh_check(&c->src, kdh_emit, c, &c->kdh);
+	if (!c->kdh.found || c->kdh.stop)
+		return DK_OK;
+	c->src.base += c->kdh.stream_off;
+	c->src.size = c->kdh.stream_size;
+	c->off_shift += c->kdh.stream_off;
+	return DK_OK;
+}
+
+/*
+ * A compressed file (check_compress.c): its findings, then the stream
+ * it decompresses to is what the rest of the engine checks.
+ */
+static enum dk_status
+unz_unwrap(struct ck *c, struct dk_err *err)
+{
+	dk_unz_check(&c->src, unz_emit, c, &c->unz);
+	if (!c->unz.found)
+		return DK_OK;
+	if (c->unz.fd < 0) {
+		*err = c->unz.err;
+		return err->code;
+	}
+	c->src.fd = c->unz.fd;
+	c->src.mem = NULL;
+	c->src.base = 0;
+	c->src.size = c->unz.size;
+	c->src.name = c->unz.name;
+	return DK_OK;
+}
+
+static void
 ck_free(struct ck *c)
 {
 	dk_close(c->d);
 	free(c->v.avail);
 	free(c->v.avail_bit);
 	dk_bitmap_free(&c->v.own);
+	if (c->unz.fd >= 0)
+		close(c->unz.fd);
 	free(c->pt.slot);
 }
 
@@ -2389,6 +2668,7 @@ ck_init(struct ck *c, const struct dk_check_opts *o,
 	c->res = res;
 	c->fd = -1;
 	c->src.fd = -1;
+	c->unz.fd = -1;
 }
 
 DK_EXPORT enum dk_status
@@ -2423,7 +2703,9 @@ dk_check(const char *path, const struct dk_check_opts *o,
 		c.src.size = end < 0 ? 0 : (uint64_t)end;
 	}
 	(void)posix_fadvise(c.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	st = check_run(&c, path, NULL, 0, err);
+	if ((st = kdh_unwrap(&c)) == DK_OK && (c.kdh.stop ||
+	    (st = unz_unwrap(&c, err)) == DK_OK))
+		st = check_run(&c, path, NULL, 0, err);
 	ck_free(&c);
 	close(c.fd);
 	return st;
@@ -2442,7 +2724,9 @@ dk_check_mem(const void *buf, size_t len, const char *name,
 	c.src.name = name;
 	c.src.mem = buf;
 	c.src.size = len;
-	st = check_run(&c, NULL, buf, len, err);
+	if ((st = kdh_unwrap(&c)) == DK_OK && (c.kdh.stop ||
+	    (st = unz_unwrap(&c, err)) == DK_OK))
+		st = check_run(&c, NULL, buf, len, err);
 	ck_free(&c);
 	return st;
 }

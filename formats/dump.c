@@ -14,11 +14,27 @@
 #include <unistd.h>
 
 #include "bytes.h"
+#include "compress.h"
 #include "private.h"
 
 static const struct dk_format_ops *const formats[] = {
 	&dk_fmt_minidump,	/* "minidump" at offset 0 */
 	&dk_fmt_elfmini,	/* an ELF core with dumpkit's notes */
+	&dk_fmt_elf,		/* a FreeBSD full ELF core: EI_OSABI 255 */
+	&dk_fmt_sparc64,	/* no magic: last, claimed by --arch/--kernel/hint */
+};
+
+/*
+ * THE list of containers: layers around a dump stream.  They are peeled
+ * off first, outermost first (a device image holding a zstd stream
+ * holding a minidump), at most DK_MAX_LAYERS deep; the formats are then
+ * probed on the innermost stream.
+ */
+static const struct dk_container_ops *const containers[] = {
+	&dk_ctr_kdh,		/* kerneldumpheader: leader/trailer, or leading */
+	&dk_ctr_gzip,		/* 1f 8b 08: gzip members (vmcore.N.gz) */
+	&dk_ctr_zstd,		/* 28 b5 2f fd: zstd frames (vmcore.N.zst) */
+	&dk_ctr_xz,		/* fd 37 7a 58 5a 00: xz streams */
 };
 
 #define	DK_READ_CHUNK	(1u << 20)
@@ -30,8 +46,32 @@ open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	enum dk_status st;
 
 	d->trace = t != NULL && *t != '\0' && strcmp(t, "0") != 0;
+	for (;;) {
+		size_t i;
+
+		for (i = 0; i < DK_ARRAY_LEN(containers); i++) {
+			st = containers[i]->probe(&d->src, err);
+			if (st == DK_NOMATCH)
+				continue;
+			if (st != DK_OK)
+				return st;
+			break;
+		}
+		if (i == DK_ARRAY_LEN(containers))
+			break;
+		if (d->nlayers == DK_MAX_LAYERS)
+			return dk_err_set(err, DK_ELIMIT, "%s: more than %d "
+			    "containers nested (the next is %s)", d->src.name,
+			    DK_MAX_LAYERS, containers[i]->name);
+		DK_TRACE(d, "container %s at base %#jx, %ju bytes",
+		    containers[i]->name, (uintmax_t)d->src.base,
+		    (uintmax_t)d->src.size);
+		if ((st = containers[i]->open(d, o, err)) != DK_OK)
+			return st;
+	}
 	for (size_t i = 0; i < DK_ARRAY_LEN(formats); i++) {
-		st = formats[i]->probe(&d->src, err);
+		st = formats[i]->claim != NULL && formats[i]->claim(d, o) ?
+		    DK_OK : formats[i]->probe(&d->src, err);
 		if (st == DK_NOMATCH)
 			continue;
 		if (st != DK_OK)
@@ -42,9 +82,17 @@ open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		d->info.file_size = d->src.size;
 		return formats[i]->open(d, o, err);
 	}
+	if (d->nlayers > 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump "
+		    "format dumpkit knows (expected \"minidump\" or an ELF "
+		    "core) in the payload of the %s (%s)", d->src.name,
+		    d->layers[d->nlayers - 1].info.kind,
+		    d->layers[d->nlayers - 1].info.desc);
 	return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump format "
 	    "dumpkit knows (expected \"minidump\" or an ELF core with "
-	    "dumpkit notes)", d->src.name);
+	    "dumpkit notes; a sparc64 dump, which has no magic, is taken "
+	    "as such only with --arch sparc64 unless it is exactly what "
+	    "the kernel writes)", d->src.name);
 }
 
 static struct dk_dump *
@@ -121,6 +169,35 @@ dk_open_mem(const void *buf, size_t len, const char *name,
 	return DK_OK;
 }
 
+enum dk_status
+dk_open_src(const struct dk_src *src, const struct dk_open_opts *o,
+    struct dk_dump **dp, struct dk_err *err)
+{
+	struct dk_dump *d;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	*dp = NULL;
+	if ((d = new_dump(src->name, err)) == NULL)
+		return DK_ENOMEM;
+	d->src.mem = src->mem;
+	d->src.base = src->base;
+	d->src.size = src->size;
+	if (src->fd >= 0 && (d->src.fd = fcntl(src->fd, F_DUPFD_CLOEXEC,
+	    0)) < 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", src->name, strerror(errno));
+		err->sys_errno = errno;
+		dk_close(d);
+		return DK_ESYS;
+	}
+	if ((st = open_src(d, o, err)) != DK_OK) {
+		dk_close(d);
+		return st;
+	}
+	*dp = d;
+	return DK_OK;
+}
+
 DK_EXPORT void
 dk_close(struct dk_dump *d)
 {
@@ -128,6 +205,13 @@ dk_close(struct dk_dump *d)
 		return;
 	if (d->fmt != NULL && d->fmt->close != NULL)
 		d->fmt->close(d);
+	while (d->nlayers > 0) {
+		struct dk_layer *l = &d->layers[--d->nlayers];
+
+		d->src = l->outer;
+		if (l->ops != NULL && l->ops->close != NULL)
+			l->ops->close(d, l);
+	}
 	if (d->src.fd >= 0)
 		close(d->src.fd);
 	free(d);
@@ -140,14 +224,29 @@ dk_info(const struct dk_dump *d)
 }
 
 DK_EXPORT size_t
+dk_nlayers(const struct dk_dump *d)
+{
+	return d->nlayers;
+}
+
+DK_EXPORT const struct dk_layer_info *
+dk_layer(const struct dk_dump *d, size_t i)
+{
+	return i < d->nlayers ? &d->layers[i].info : NULL;
+}
+
+DK_EXPORT size_t
 dk_header_nfields(const struct dk_dump *d)
 {
+	const struct dk_layout *l = d->md != NULL ? d->md->layout : d->hlayout;
 	size_t n = 0;
 
-	if (d->md == NULL)
+	if (l == NULL)
 		return 0;
-	for (size_t i = 0; i < d->md->layout->nfields; i++)
-		if (d->md->layout->fields[i].versions & DK_V(d->info.version))
+	/* A flexible array member (sparc64's dh_regions) has no value. */
+	for (size_t i = 0; i < l->nfields; i++)
+		if ((l->fields[i].versions & DK_V(d->info.version)) &&
+		    l->fields[i].kind != DK_FK_ARRAY)
 			n++;
 	return n;
 }
@@ -155,14 +254,16 @@ dk_header_nfields(const struct dk_dump *d)
 DK_EXPORT int
 dk_header_field(const struct dk_dump *d, size_t idx, struct dk_hfield *out)
 {
+	const struct dk_layout *l = d->md != NULL ? d->md->layout : d->hlayout;
 	size_t n = 0;
 
-	if (d->md == NULL)
+	if (l == NULL)
 		return -1;
-	for (size_t i = 0; i < d->md->layout->nfields; i++) {
-		const struct dk_field *f = &d->md->layout->fields[i];
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct dk_field *f = &l->fields[i];
 
-		if (!(f->versions & DK_V(d->info.version)))
+		if (!(f->versions & DK_V(d->info.version)) ||
+		    f->kind == DK_FK_ARRAY)
 			continue;
 		if (n++ != idx)
 			continue;
@@ -263,9 +364,24 @@ dk_read_va(struct dk_dump *d, uint64_t va, void *buf, size_t len,
 
 		if (n > len)
 			n = len;
-		if ((st = dk_kvtop(d, va, &pa, err)) != DK_OK)
+		/* Stored by virtual address (powerpc virtual cores)? */
+		st = d->fmt->va_offset != NULL ? d->fmt->va_offset(d, va, &pa,
+		    err) : DK_NOMATCH;
+		if (st == DK_OK) {
+			uint64_t last;
+
+			if (d->fmt->va_offset(d, va + n - 1, &last, err) !=
+			    DK_OK || last != pa + n - 1)
+				n = 1;	/* the page spans two segments */
+			if ((st = dk_src_pread(&d->src, p, n, pa, "virtual "
+			    "page data", err)) != DK_OK)
+				return dk_err_prefix(err, "virtual address "
+				    "%#jx", (uintmax_t)va);
+		} else if (st != DK_NOMATCH) {
 			return st;
-		if ((st = dk_read_pa(d, pa, p, n, err)) != DK_OK)
+		} else if ((st = dk_kvtop(d, va, &pa, err)) != DK_OK) {
+			return st;
+		} else if ((st = dk_read_pa(d, pa, p, n, err)) != DK_OK)
 			return dk_err_prefix(err, "virtual address %#jx",
 			    (uintmax_t)va);
 		p += n;

@@ -145,6 +145,79 @@ struct dk_info {
 /* Describe an open dump. */
 const struct dk_info *dk_info(const struct dk_dump *);
 
+/*
+ * Containers the dump stream was found in (a dump-device image with its
+ * kerneldumpheader, a compressed stream...), outermost first.
+ */
+struct dk_layer_info {
+	const char	*kind;		/* "kerneldumpheader", "gzip", ... */
+	uint64_t	 offset;	/* the payload's offset in the outer stream */
+	uint64_t	 size;		/* the payload's size in the outer stream */
+	const char	*desc;		/* one line: placement, method... */
+};
+
+/* Number of container layers around the dump stream (0: a plain dump). */
+size_t		dk_nlayers(const struct dk_dump *);
+/* Layer i (0 = outermost), or NULL past the last. */
+const struct dk_layer_info *dk_layer(const struct dk_dump *, size_t i);
+
+/* struct kerneldumpheader (FreeBSD sys/sys/kerneldump.h), decoded. */
+enum dk_kdh_magic {
+	DK_KDH_KERNEL = 1,	/* "FreeBSD Kernel Dump" */
+	DK_KDH_TEXT,		/* "FreeBSD Text Dump": a block-reversed tar */
+	DK_KDH_CLEARED,		/* "Cleared Kernel Dump": savecore saved it */
+};
+
+/* Where the header was found. */
+enum dk_kdh_placement {
+	DK_KDH_LEADING = 1,	/* a saved vmcore starting with one header */
+	DK_KDH_DEVICE,		/* device image, current placement (blocks) */
+	DK_KDH_DEVICE_OLD,	/* device image, v1-era placement (512 bytes) */
+};
+
+struct dk_kdh_info {
+	enum dk_kdh_magic	 magic;		/* of the leader */
+	const char		*magic_name;	/* "kernel", "text", "cleared" */
+	int			 cleared;	/* the trailer says Cleared */
+	enum dk_kdh_placement	 placement;
+	const char		*placement_name;
+	uint32_t		 version;	/* header version, 1..4 */
+	char			 architecture[13];
+	uint32_t		 architectureversion;
+	uint64_t		 dumplength;	/* bytes of the dump stream */
+	uint64_t		 dumptime;	/* seconds since the epoch */
+	uint32_t		 blocksize;
+	uint32_t		 dumpkeysize;	/* v2+: bytes of the key blob */
+	uint64_t		 dumpextent;	/* v3+: else dumplength */
+	uint32_t		 compression;	/* v3+: 0 none, 1 gzip, 2 zstd */
+	int			 encrypted;	/* dumpkeysize > 0 */
+	uint32_t		 parity;
+	char			 hostname[65];
+	char			 versionstring[193];
+	char			 panicstring[193];
+	/* Offsets in the file (UINT64_MAX: none). */
+	uint64_t		 leader_offset;
+	uint64_t		 key_offset;
+	uint64_t		 dump_offset;
+	uint64_t		 trailer_offset;
+};
+
+/* The kerneldumpheader the dump was found under, or NULL if none. */
+const struct dk_kdh_info *dk_kdh(const struct dk_dump *);
+/*
+ * Read and verify the kerneldumpheader container of the file at path
+ * without opening its stream (text and encrypted dumps too).
+ */
+enum dk_status	dk_kdh_read(const char *path, struct dk_kdh_info *,
+		    struct dk_err *);
+/*
+ * Write the tar archive of the text dump at path (a device image or a
+ * file with a leading header) to fd, its 512-byte blocks put in order.
+ */
+enum dk_status	dk_textdump_write(const char *path, int fd, struct dk_err *);
+/* The name of a kerneldumpheader compression value ("gzip"), or "?". */
+const char     *dk_kdh_compression_name(uint32_t);
+
 /* The decoded header, field by field, in the order of the on-disk layout. */
 struct dk_hfield {
 	const char	*name;		/* field name, as FORMATS.md spells it */

@@ -4,12 +4,17 @@
  *
  * The file is an ELFCLASS64 ET_CORE in the source's byte order: program
  * header 0 is a PT_NOTE holding dumpkit's notes (an info record, then the
- * source's header page, msgbuf, dump_avail, bitmap and page-table area,
- * verbatim), then one physical PT_LOAD per run of stored pages and one
- * virtual PT_LOAD per run of the kernel map.  The page data is stored as
- * a minidump stores it, one page per set bit in ascending order, so the
- * reader is the minidump reader with its section offsets pointing into
- * the notes, and a conversion either way copies sections and pages.
+ * source's metadata verbatim), then one physical PT_LOAD per run of
+ * stored pages and one virtual PT_LOAD per run of the kernel map.  What
+ * the metadata and the page data are depends on the source's kind, a
+ * row of kinds[] at the end of this file: a minidump's header page,
+ * msgbuf, dump_avail, bitmap and page-table area, and its pages one per
+ * set bit in ascending order (the reader is then the minidump reader with
+ * its section offsets pointing into the notes); a sparc64 dump's header
+ * blob and its regions' data as the file holds it (the reader is the
+ * sparc64 reader with the regions' offsets moved).  Either way a
+ * conversion copies the metadata and one extent of page data, and the
+ * native rebuild is byte for byte.
  *
  * Writing never goes through libelf: the headers are encoded here with
  * bytes.h, and pages are copied between the files' data extents (see
@@ -22,6 +27,7 @@
 #include "bytes.h"
 #include "minidump.h"
 #include "private.h"
+#include "sparc64.h"
 
 #define	EHDR_SIZE	64
 #define	PHDR_SIZE	56
@@ -30,7 +36,9 @@
 #define	NOTE_NAMESZ	8
 #define	INFO_SIZE	120
 #define	INFO_VERSION	1
-#define	SOURCE_MINIDUMP	1
+#define	SOURCE_MINIDUMP	1	/* source_format of the info record */
+#define	SOURCE_SPARC64	2
+#define	SOURCE_ELFCORE	3	/* a FreeBSD full ELF core (fmt_elf.c) */
 #define	MAX_RESIDUE	(64ull << 20)	/* bytes of residue we agree to keep */
 #define	MAX_RESIDUE_RECS 65536
 
@@ -48,6 +56,7 @@ enum {
 	NT_DK_BITMAP,
 	NT_DK_PMAP,
 	NT_DK_RESIDUE,
+	NT_DK_KDH,		/* the source's kerneldumpheader, 512 bytes */
 	NT_DK_MAX
 };
 
@@ -175,27 +184,62 @@ add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size,
 	s->space = space;
 }
 
+/*
+ * A kind of source dump the portable file holds (the table is at the
+ * end of this file): how it is read back, which notes carry it, where
+ * its page data is, how the native file is rebuilt.
+ */
+struct em_ctx;
+struct plan;
+struct em_kind {
+	uint32_t	 id;		/* source_format of the info record */
+	const char	*name;		/* "minidump", "sparc64" */
+	/* Can architecture row a be of this kind? */
+	int		(*row_ok)(const struct dk_arch *);
+	/* Is the open dump d (native or portable) of this kind? */
+	int		(*is)(const struct dk_dump *);
+	/* Reading: set d up from the notes (d->fmt may change). */
+	enum dk_status	(*open)(struct dk_dump *, const struct em_ctx *,
+			    struct dk_err *);
+	/* Bytes of page data in d's file from d->off_pages. */
+	uint64_t	(*present)(const struct dk_dump *);
+	/* Residue records of d (NULL: the kind never needs any). */
+	enum dk_status	(*residue)(struct dk_dump *, struct plan *,
+			    struct dk_err *);
+	/* The kind's notes after the info note: their size, their bytes. */
+	uint64_t	(*notes_size)(const struct dk_dump *);
+	enum dk_status	(*notes)(struct dk_dump *, struct dk_sink *,
+			    struct dk_err *);
+	/* Write the native file (the residue is in the plan). */
+	enum dk_status	(*rebuild)(struct dk_dump *, struct dk_sink *,
+			    const struct plan *, struct dk_err *);
+};
+
+static const struct em_kind *kind_of(const struct dk_dump *);
+
+/* What a source kind's reader is given: the common part, decoded. */
+struct em_ctx {
+	enum dk_endian		 e;
+	uint64_t		 noff, nsize;	/* the PT_NOTE segment */
+	const struct em_note	*notes;
+	const uint8_t		*info;		/* INFO_SIZE bytes */
+	const struct dk_arch	*row;		/* the info note's arch */
+};
+
+static const struct em_kind *kind_by_id(uint32_t);
+
 static enum dk_status
 em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
 	uint8_t eh[EHDR_SIZE], ph[PHDR_SIZE], info[INFO_SIZE];
-	uint8_t hbuf[4096] = { 0 };
 	struct em_note notes[NT_DK_MAX] = { { 0, 0, 0 } };
-	static const struct { int type; unsigned id; const char *name; }
-	    sect[] = {
-		{ NT_DK_MSGBUF, DK_H_MSGBUFSIZE, "msgbuf" },
-		{ NT_DK_DUMP_AVAIL, DK_H_DUMPAVAILSIZE, "dump_avail" },
-		{ NT_DK_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
-		{ NT_DK_PMAP, DK_H_PMAPSIZE, "pmap" },
-	};
-	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
-	    &d->off_pmap };
+	const struct em_kind *kind;
 	const struct dk_arch *row;
+	struct em_ctx ctx;
 	enum dk_endian e;
-	uint64_t phoff, noff, nsize, psize, stored;
+	uint64_t phoff, noff, nsize;
 	char arch[17];
 	enum dk_status st;
-	size_t n;
 
 	if ((st = dk_src_pread(&d->src, eh, sizeof(eh), 0, "ELF header",
 	    err)) != DK_OK)
@@ -227,11 +271,13 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if ((st = dk_src_pread(&d->src, info, sizeof(info),
 	    notes[NT_DK_INFO].off, "info note", err)) != DK_OK)
 		return st;
-	if (dec_uint(info, 4, e) != INFO_VERSION ||
-	    dec_uint(info + 4, 4, e) != SOURCE_MINIDUMP)
+	kind = kind_by_id((uint32_t)dec_uint(info + 4, 4, e));
+	if (dec_uint(info, 4, e) != INFO_VERSION || kind == NULL)
 		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected "
-		    "portable format version 1 of a minidump, found version "
-		    "%ju of source format %ju", d->src.name,
+		    "portable format version 1 of a source format dumpkit "
+		    "knows (1 minidump, 2 sparc64, 3 full ELF core), found "
+		    "version %ju of "
+		    "source format %ju", d->src.name,
 		    (uintmax_t)notes[NT_DK_INFO].off,
 		    (uintmax_t)dec_uint(info, 4, e),
 		    (uintmax_t)dec_uint(info + 4, 4, e));
@@ -239,24 +285,12 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	arch[16] = '\0';
 	row = dk_arch_by_name(arch);
 	if (row == NULL || strcmp(row->name, arch) != 0 ||
-	    row->endian != e || row->minidump == NULL)
+	    row->endian != e || !kind->row_ok(row))
 		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
 		    "note names architecture \"%s\", which is not a %s-endian "
-		    "minidump architecture", d->src.name,
+		    "%s architecture", d->src.name,
 		    (uintmax_t)(notes[NT_DK_INFO].off + 16), arch,
-		    e == DK_BE ? "big" : "little");
-	psize = dec_uint(info + 12, 4, e);
-	if (!notes[NT_DK_SOURCE_HEADER].seen ||
-	    notes[NT_DK_SOURCE_HEADER].size != psize)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a source header note of page_size %ju bytes, found %s%ju",
-		    d->src.name, (uintmax_t)noff, (uintmax_t)psize,
-		    notes[NT_DK_SOURCE_HEADER].seen ? "" : "none, ",
-		    (uintmax_t)notes[NT_DK_SOURCE_HEADER].size);
-	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
-	if ((st = dk_src_pread(&d->src, hbuf, n,
-	    notes[NT_DK_SOURCE_HEADER].off, "source header", err)) != DK_OK)
-		return st;
+		    e == DK_BE ? "big" : "little", kind->name);
 	/*
 	 * The file names its architecture.  An --arch or --kernel that says
 	 * otherwise is refused, as the minidump reader refuses one that
@@ -291,21 +325,64 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    16), row->name, want->name, o->arch != NULL ?
 			    "--arch" : o->kernel);
 	}
+	ctx = (struct em_ctx){ e, noff, nsize, notes, info, row };
+	if (notes[NT_DK_RESIDUE].seen) {
+		d->off_residue = notes[NT_DK_RESIDUE].off;
+		d->residue_size = notes[NT_DK_RESIDUE].size;
+	}
+	if (notes[NT_DK_KDH].seen && (st = dk_kdh_note_load(d,
+	    notes[NT_DK_KDH].off, notes[NT_DK_KDH].size, err)) != DK_OK)
+		return st;
+	return kind->open(d, &ctx, err);
+}
+
+/* The reader of a portable minidump: the minidump reader on the notes. */
+static enum dk_status
+open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
+{
+	static const struct { int type; unsigned id; const char *name; }
+	    sect[] = {
+		{ NT_DK_MSGBUF, DK_H_MSGBUFSIZE, "msgbuf" },
+		{ NT_DK_DUMP_AVAIL, DK_H_DUMPAVAILSIZE, "dump_avail" },
+		{ NT_DK_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
+		{ NT_DK_PMAP, DK_H_PMAPSIZE, "pmap" },
+	};
+	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
+	    &d->off_pmap };
+	const struct em_note *notes = c->notes;
+	const uint8_t *info = c->info;
+	uint64_t ioff = notes[NT_DK_INFO].off, psize, stored;
+	enum dk_endian e = c->e;
+	uint8_t hbuf[4096] = { 0 };
+	enum dk_status st;
+	size_t n;
+
+	psize = dec_uint(info + 12, 4, e);
+	if (!notes[NT_DK_SOURCE_HEADER].seen ||
+	    notes[NT_DK_SOURCE_HEADER].size != psize)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a source header note of page_size %ju bytes, found %s%ju",
+		    d->src.name, (uintmax_t)c->noff, (uintmax_t)psize,
+		    notes[NT_DK_SOURCE_HEADER].seen ? "" : "none, ",
+		    (uintmax_t)notes[NT_DK_SOURCE_HEADER].size);
+	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
+	if ((st = dk_src_pread(&d->src, hbuf, n,
+	    notes[NT_DK_SOURCE_HEADER].off, "source header", err)) != DK_OK)
+		return st;
 	d->off_header = notes[NT_DK_SOURCE_HEADER].off;
-	if ((st = dk_md_header(d, hbuf, n, d->off_header, row, NULL, err)) !=
-	    DK_OK)
+	if ((st = dk_md_header(d, hbuf, n, d->off_header, c->row, NULL,
+	    err)) != DK_OK)
 		return st;
 	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
 	    e))
 		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
 		    "note says page size %ju, version %ju; the source header "
-		    "says %ju, %u", d->src.name,
-		    (uintmax_t)notes[NT_DK_INFO].off, (uintmax_t)psize,
-		    (uintmax_t)dec_uint(info + 8, 4, e),
+		    "says %ju, %u", d->src.name, (uintmax_t)ioff,
+		    (uintmax_t)psize, (uintmax_t)dec_uint(info + 8, 4, e),
 		    (uintmax_t)d->page_size, d->info.version);
 	d->info.format = "portable-elf";
-	add_section(d, "elf headers", 0, noff, noff);
-	add_section(d, "notes", noff, nsize, nsize);
+	add_section(d, "elf headers", 0, c->noff, c->noff);
+	add_section(d, "notes", c->noff, c->nsize, c->nsize);
 	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
 		const struct em_note *nt = &notes[sect[i].type];
 		uint64_t want = d->hdr.v[sect[i].id];
@@ -318,22 +395,17 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
 			    "expected a %s note of %ju bytes as the source "
 			    "header says, found %s%ju", d->src.name,
-			    (uintmax_t)noff, sect[i].name, (uintmax_t)want,
+			    (uintmax_t)c->noff, sect[i].name, (uintmax_t)want,
 			    nt->seen ? "" : "none, ", (uintmax_t)nt->size);
 		if (sect[i].type != NT_DK_MSGBUF)
 			add_section(d, sect[i].name, nt->off, nt->size,
 			    nt->size);
 	}
-	if (notes[NT_DK_RESIDUE].seen) {
-		d->off_residue = notes[NT_DK_RESIDUE].off;
-		d->residue_size = notes[NT_DK_RESIDUE].size;
-	}
 	d->off_pages = dec_uint(info + 88, 8, e);
 	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
 		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
 		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", d->src.name,
-		    (uintmax_t)(notes[NT_DK_INFO].off + 88),
+		    "file of %#jx bytes", d->src.name, (uintmax_t)(ioff + 88),
 		    (uintmax_t)d->off_pages, (uintmax_t)d->src.size);
 	if ((st = dk_md_load(d, err)) != DK_OK)
 		return st;
@@ -342,7 +414,7 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	    stored > d->info.npages)
 		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
 		    "note says %ju pages dumped, %ju stored; the bitmap has "
-		    "%ju", d->src.name, (uintmax_t)(notes[NT_DK_INFO].off + 96),
+		    "%ju", d->src.name, (uintmax_t)(ioff + 96),
 		    (uintmax_t)dec_uint(info + 96, 8, e), (uintmax_t)stored,
 		    (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)
@@ -351,6 +423,73 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
 	add_section(d, "pages", d->off_pages, d->info.npages_present <<
 	    d->page_shift, d->info.npages_present << d->page_shift);
+	return DK_OK;
+}
+
+/*
+ * The reader of a portable sparc64 dump: the sparc64 reader, with the
+ * header blob in the source header note and the regions' data, in the
+ * native file's order, from data_offset (so a region's file offset is
+ * dr_offs - dh_hdr_size + data_offset).  From here on the dump is read
+ * through dk_fmt_sparc64's ops.
+ */
+static enum dk_status
+open_sparc64(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
+{
+	const struct em_note *hn = &c->notes[NT_DK_SOURCE_HEADER];
+	uint64_t ioff = c->notes[NT_DK_INFO].off, hs, data, stored;
+	uint8_t b[8];
+	enum dk_status st;
+
+	if (!hn->seen || hn->size < SP64_HDR_SIZE)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a source header note of at least 40 bytes (the sparc64 "
+		    "header), found %s%ju", d->src.name, (uintmax_t)c->noff,
+		    hn->seen ? "" : "none, ", (uintmax_t)hn->size);
+	if ((st = dk_src_pread(&d->src, b, sizeof(b), hn->off, "source "
+	    "header", err)) != DK_OK)
+		return st;
+	hs = dec_be64(b);
+	data = dec_uint(c->info + 88, 8, c->e);
+	if (hs != hn->size)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		    "dh_hdr_size %#jx differs from the source header note's "
+		    "%ju bytes", d->src.name, (uintmax_t)hn->off,
+		    (uintmax_t)hs, (uintmax_t)hn->size);
+	if (data % SP64_PAGE_SIZE != 0 || data > d->src.size || data < hs)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		    "data_offset %#jx is not an 8 KiB-aligned offset inside "
+		    "the file of %#jx bytes", d->src.name,
+		    (uintmax_t)(ioff + 88), (uintmax_t)data,
+		    (uintmax_t)d->src.size);
+	/* From now on sparc64's close frees what its loader allocates. */
+	d->fmt = &dk_fmt_sparc64;
+	d->arch = c->row;
+	d->info.arch = c->row->name;
+	d->info.arch_why = d->arch_why;
+	d->off_header = hn->off;
+	d->off_pages = data;
+	if ((st = dk_sp64_load(d, hn->off, data - hs, err)) != DK_OK)
+		return st;
+	stored = dec_uint(c->info + 104, 8, c->e);
+	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
+	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
+	    SP64_PAGE_SIZE)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note says %ju pages of %ju bytes in the regions, %ju "
+		    "stored; the regions have %ju of 8192", d->src.name,
+		    (uintmax_t)(ioff + 96),
+		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
+		    (uintmax_t)dec_uint(c->info + 12, 4, c->e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	d->nphys = dec_uint(c->info + 112, 8, c->e);
+	d->info.format = "portable-elf";
+	add_section(d, "elf headers", 0, c->noff, c->noff);
+	add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	add_section(d, "regions", data, d->src.size - data, d->src.size -
+	    data);
 	return DK_OK;
 }
 
@@ -374,8 +513,11 @@ struct residue {
 	uint64_t	src_off;	/* where the bytes are in d's file */
 };
 
+struct em_kind;
+
 struct plan {
 	struct dk_elfmini_plan	 p;
+	const struct em_kind	*kind;		/* the source's row */
 	struct dk_kmap_run	*virt;
 	struct residue		*res;
 	size_t			 nres;
@@ -539,10 +681,11 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->flags = flags;
-	if (d->md == NULL)
-		return dk_err_set(err, DK_EUNSUP, "%s: only minidumps convert "
-		    "to the portable format yet", d->src.name);
-	pl->present = d->info.npages_present << d->page_shift;
+	if ((pl->kind = kind_of(d)) == NULL)
+		return dk_err_set(err, DK_EUNSUP, "%s: a %s dump does not "
+		    "convert to the portable format yet", d->src.name,
+		    d->info.format != NULL ? d->info.format : "?");
+	pl->present = pl->kind->present(d);
 	pend = d->off_pages + pl->present;
 	while (dk_run_next(d, &it, &r) && r.offset < pend)
 		pl->p.nphys++;
@@ -562,26 +705,20 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 	}
 	if (err->code != DK_OK)
 		return err->code;
-	st = d->info.format != NULL && strcmp(d->info.format,
-	    "portable-elf") == 0 ? note_residue(d, pl, err) :
-	    native_residue(d, pl, err);
-	if (st != DK_OK)
+	if (pl->kind->residue != NULL &&
+	    (st = pl->kind->residue(d, pl, err)) != DK_OK)
 		return st;
 
-	/* Notes: info, header page, msgbuf, [dump_avail], bitmap, pmap. */
+	/* Notes: info, then the source kind's, then the residue. */
 	notes += 12 + NOTE_NAMESZ + INFO_SIZE;
-	notes += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
-	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
-	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
-		notes += 12 + NOTE_NAMESZ +
-		    align_up(d->hdr.v[DK_H_DUMPAVAILSIZE], 4);
-	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_BITMAPSIZE], 4);
-	notes += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_PMAPSIZE], 4);
+	notes += pl->kind->notes_size(d);
 	if (pl->nres > 0) {
 		notes += 12 + NOTE_NAMESZ;
 		for (size_t i = 0; i < pl->nres; i++)
 			notes += 16 + align_up(pl->res[i].len, 8);
 	}
+	if (dk_kdh_raw(d) != NULL)
+		notes += 12 + NOTE_NAMESZ + DK_KDH_SIZE;
 	pl->nph = 1 + pl->p.nphys + pl->p.nvirt;
 	pl->p.notes_size = notes;
 	pl->notes_off = EHDR_SIZE + pl->nph * PHDR_SIZE;
@@ -764,7 +901,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : FLAG_VIRTUAL) |
 	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0);
 	enc_uint(info, 4, e, INFO_VERSION);
-	enc_uint(info + 4, 4, e, SOURCE_MINIDUMP);
+	enc_uint(info + 4, 4, e, pl->kind->id);
 	enc_uint(info + 8, 4, e, d->info.version);
 	enc_uint(info + 12, 4, e, d->page_size);
 	memcpy(info + 16, d->arch->name, strnlen(d->arch->name, 16));
@@ -783,20 +920,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	if ((st = put_note_head(s, e, NT_DK_INFO, INFO_SIZE, err)) != DK_OK ||
 	    (st = dk_sink_write(s, info, sizeof(info), err)) != DK_OK)
 		return st;
-	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header, d->page_size,
-	    err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_MSGBUF, d->off_msgbuf,
-		    d->hdr.v[DK_H_MSGBUFSIZE], err);
-	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
-		st = copy_note(s, d, NT_DK_DUMP_AVAIL, d->off_avail,
-		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_BITMAP, d->off_bitmap,
-		    d->hdr.v[DK_H_BITMAPSIZE], err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_PMAP, d->off_pmap,
-		    d->hdr.v[DK_H_PMAPSIZE], err);
+	st = pl->kind->notes(d, s, err);
 	if (st == DK_OK && pl->nres > 0) {
 		uint64_t sz = 0;
 
@@ -817,6 +941,10 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 				    8) - pl->res[i].len, err);
 		}
 	}
+	/* The kerneldumpheader the source came in, verbatim. */
+	if (st == DK_OK && dk_kdh_raw(d) != NULL &&
+	    (st = put_note_head(s, e, NT_DK_KDH, DK_KDH_SIZE, err)) == DK_OK)
+		st = dk_sink_write(s, dk_kdh_raw(d), DK_KDH_SIZE, err);
 	if (st == DK_OK)
 		st = dk_sink_zero(s, data - s->pos, err);
 
@@ -886,43 +1014,308 @@ emit(struct dk_sink *s, struct dk_dump *d, const struct plan *pl, size_t *ri,
 	return DK_OK;
 }
 
-enum dk_status
-dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+/* The native minidump: its sections, then its pages, residue over them. */
+static enum dk_status
+rebuild_minidump(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
+    struct dk_err *err)
 {
 	struct native_sect ns[6];
-	struct plan pl;
 	size_t n, ri = 0;
-	enum dk_status st;
+	enum dk_status st = DK_OK;
 
-	dk_err_clear(err);
-	if ((st = make_plan(d, DK_ELFMINI_NO_VIRTUAL, &pl, err)) != DK_OK) {
-		plan_free(&pl);
-		return st;
-	}
 	n = native_layout(d, ns);
 	for (size_t i = 0; st == DK_OK && i + 1 < n; i++) {
 		uint64_t space = align_up(ns[i].size, d->page_size);
 
-		st = emit(s, d, &pl, &ri, ns[i].src, ns[i].size, err);
+		st = emit(s, d, pl, &ri, ns[i].src, ns[i].size, err);
 		if (st == DK_OK)
-			st = emit(s, d, &pl, &ri, UINT64_MAX, space -
+			st = emit(s, d, pl, &ri, UINT64_MAX, space -
 			    ns[i].size, err);
 	}
 	if (st == DK_OK)
-		st = emit(s, d, &pl, &ri, d->off_pages, pl.present, err);
+		st = emit(s, d, pl, &ri, d->off_pages, pl->present, err);
 	/* Residue past the pages: a partial page, trailing bytes. */
-	while (st == DK_OK && ri < pl.nres) {
-		const struct residue *r = &pl.res[ri];
+	while (st == DK_OK && ri < pl->nres) {
+		const struct residue *r = &pl->res[ri];
 
 		if (r->off + r->len <= s->pos) {
 			ri++;
 			continue;
 		}
-		st = emit(s, d, &pl, &ri, UINT64_MAX, r->off + r->len - s->pos,
+		st = emit(s, d, pl, &ri, UINT64_MAX, r->off + r->len - s->pos,
 		    err);
 	}
+	return st;
+}
+
+enum dk_status
+dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+{
+	struct plan pl;
+	enum dk_status st;
+
+	dk_err_clear(err);
+	if ((st = make_plan(d, DK_ELFMINI_NO_VIRTUAL, &pl, err)) == DK_OK)
+		st = pl.kind->rebuild(d, s, &pl, err);
 	if (st == DK_OK)
 		st = dk_sink_finish(s, err);
 	plan_free(&pl);
 	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The source kinds.                                                       */
+
+/* Minidump: its header page, msgbuf, dump_avail, bitmap and pmap. */
+static int
+row_minidump(const struct dk_arch *a)
+{
+	return a->minidump != NULL;
+}
+
+static int
+is_minidump(const struct dk_dump *d)
+{
+	return d->md != NULL;
+}
+
+static uint64_t
+present_minidump(const struct dk_dump *d)
+{
+	return d->info.npages_present << d->page_shift;
+}
+
+static enum dk_status
+residue_minidump(struct dk_dump *d, struct plan *pl, struct dk_err *err)
+{
+	return d->info.format != NULL && strcmp(d->info.format,
+	    "portable-elf") == 0 ? note_residue(d, pl, err) :
+	    native_residue(d, pl, err);
+}
+
+static uint64_t
+notes_size_minidump(const struct dk_dump *d)
+{
+	uint64_t n = 0;
+
+	n += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
+	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
+	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
+		n += 12 + NOTE_NAMESZ +
+		    align_up(d->hdr.v[DK_H_DUMPAVAILSIZE], 4);
+	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_BITMAPSIZE], 4);
+	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_PMAPSIZE], 4);
+	return n;
+}
+
+static enum dk_status
+notes_minidump(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+{
+	enum dk_status st;
+
+	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header, d->page_size,
+	    err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_MSGBUF, d->off_msgbuf,
+		    d->hdr.v[DK_H_MSGBUFSIZE], err);
+	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
+		st = copy_note(s, d, NT_DK_DUMP_AVAIL, d->off_avail,
+		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_BITMAP, d->off_bitmap,
+		    d->hdr.v[DK_H_BITMAPSIZE], err);
+	if (st == DK_OK)
+		st = copy_note(s, d, NT_DK_PMAP, d->off_pmap,
+		    d->hdr.v[DK_H_PMAPSIZE], err);
+	return st;
+}
+
+/*
+ * sparc64: the header blob (dh_hdr_size bytes: header, descriptors and
+ * padding, every byte as the kernel left it, bytes 36..39 included),
+ * then the regions' data in the file's order.  The rebuild is the blob
+ * and the data back to back, so no residue is ever needed.
+ */
+static int
+row_sparc64(const struct dk_arch *a)
+{
+	return strcmp(a->family, "sparc64") == 0;
+}
+
+static int
+is_sparc64(const struct dk_dump *d)
+{
+	return d->fmt == &dk_fmt_sparc64 && d->priv != NULL;
+}
+
+static uint64_t
+present_sparc64(const struct dk_dump *d)
+{
+	/* d->off_pages is where the regions' data starts in this file. */
+	return d->src.size - d->off_pages;
+}
+
+static uint64_t
+notes_size_sparc64(const struct dk_dump *d)
+{
+	const struct dk_sp64 *s = d->priv;
+
+	return 12 + NOTE_NAMESZ + align_up(s->hdr_size, 4);
+}
+
+static enum dk_status
+notes_sparc64(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+{
+	const struct dk_sp64 *sp = d->priv;
+
+	return copy_note(s, d, NT_DK_SOURCE_HEADER, sp->hdr_off,
+	    sp->hdr_size, err);
+}
+
+static enum dk_status
+rebuild_sparc64(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
+    struct dk_err *err)
+{
+	const struct dk_sp64 *sp = d->priv;
+	enum dk_status st;
+
+	st = dk_sink_copy(s, &d->src, sp->hdr_off, sp->hdr_size, err);
+	if (st == DK_OK)
+		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+	return st;
+}
+
+/*
+ * Full ELF cores (fmt_elf.c, FORMATS.md 4): the source header note is
+ * the core's bytes from its ELF header to its first segment (the ELF
+ * header, the program headers and the zero gap), and the page data is
+ * the rest of the file, verbatim, so that the physical PT_LOADs of the
+ * portable file point into it, no residue is ever needed, and the
+ * native rebuild is the note then the data.  The program headers in the
+ * note are what the reader loads the segments from.
+ */
+static int
+row_elfcore(const struct dk_arch *a)
+{
+	(void)a;
+	return 1;
+}
+
+static int
+is_elfcore(const struct dk_dump *d)
+{
+	return d->fmt == &dk_fmt_elf && d->elf != NULL;
+}
+
+static enum dk_status
+open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
+{
+	const struct em_note *hn = &c->notes[NT_DK_SOURCE_HEADER];
+	uint64_t ioff = c->notes[NT_DK_INFO].off, data, stored;
+	enum dk_status st;
+
+	data = dec_uint(c->info + 88, 8, c->e);
+	if (!hn->seen)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a source header note (the core's ELF and program "
+		    "headers), found none", d->src.name, (uintmax_t)c->noff);
+	if (data % 4096 != 0 || data > d->src.size)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		    "data_offset %#jx is not a page-aligned offset inside the "
+		    "file of %#jx bytes", d->src.name, (uintmax_t)(ioff + 88),
+		    (uintmax_t)data, (uintmax_t)d->src.size);
+	if ((st = dk_elfcore_load(d, hn->off, hn->size, data, err)) != DK_OK)
+		return st;
+	if (d->arch != c->row)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note names %s, the source ELF header %s", d->src.name,
+		    (uintmax_t)(ioff + 16), c->row->name, d->arch->name);
+	stored = dec_uint(c->info + 104, 8, c->e);
+	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
+	    stored > d->info.npages)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
+		    "note says %ju pages in the segments, %ju stored; the "
+		    "program headers say %ju", d->src.name,
+		    (uintmax_t)(ioff + 96),
+		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	d->nphys = dec_uint(c->info + 112, 8, c->e);
+	add_section(d, "elf headers", 0, c->noff, c->noff);
+	add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	add_section(d, "pages", data, d->src.size - data, d->src.size - data);
+	return DK_OK;
+}
+
+static uint64_t
+present_elfcore(const struct dk_dump *d)
+{
+	return d->src.size - d->off_pages;
+}
+
+static uint64_t
+notes_size_elfcore(const struct dk_dump *d)
+{
+	return 12 + NOTE_NAMESZ + align_up(dk_elfcore_header_len(d), 4);
+}
+
+static enum dk_status
+notes_elfcore(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+{
+	return copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header,
+	    dk_elfcore_header_len(d), err);
+}
+
+static enum dk_status
+rebuild_elfcore(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	st = dk_sink_copy(s, &d->src, d->off_header,
+	    dk_elfcore_header_len(d), err);
+	if (st == DK_OK)
+		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+	return st;
+}
+
+/*
+ * THE list of source kinds a portable file holds; source_format in the
+ * info record is the row's id.  To add one (full ELF cores, say): give
+ * it the next free id, write its reader (set d up from the notes so that
+ * its ops read the file), its notes (sizes and bytes; the info note and
+ * the residue note are written for every kind), how much of its file is
+ * page data (from d->off_pages; copied verbatim to data_offset, so the
+ * physical and virtual PT_LOADs' offsets follow from the runs'), and its
+ * rebuild, then add the row here.  Nothing else in this file changes.
+ */
+static const struct em_kind kinds[] = {
+	{ SOURCE_MINIDUMP, "minidump", row_minidump, is_minidump,
+	  open_minidump, present_minidump, residue_minidump,
+	  notes_size_minidump, notes_minidump, rebuild_minidump },
+	{ SOURCE_SPARC64, "sparc64", row_sparc64, is_sparc64, open_sparc64,
+	  present_sparc64, NULL, notes_size_sparc64, notes_sparc64,
+	  rebuild_sparc64 },
+	{ SOURCE_ELFCORE, "full ELF core", row_elfcore, is_elfcore,
+	  open_elfcore, present_elfcore, NULL, notes_size_elfcore,
+	  notes_elfcore, rebuild_elfcore },
+};
+
+static const struct em_kind *
+kind_by_id(uint32_t id)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(kinds); i++)
+		if (kinds[i].id == id)
+			return &kinds[i];
+	return NULL;
+}
+
+static const struct em_kind *
+kind_of(const struct dk_dump *d)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(kinds); i++)
+		if (kinds[i].is(d))
+			return &kinds[i];
+	return NULL;
 }

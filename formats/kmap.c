@@ -61,6 +61,8 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 	unsigned prot;
 
 	dk_err_clear(err);
+	if (d->fmt->kmap_next != NULL)		/* the format lists its own */
+		return d->fmt->kmap_next(d, it, run, err);
 	if (it->done || d->md == NULL || d->md->kvtop == NULL)
 		return 0;
 	if (it->va == 0)

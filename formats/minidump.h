@@ -51,6 +51,10 @@ struct dk_sink {
 	uint64_t	 done;		/* for progress */
 	void		(*progress)(void *, uint64_t done);
 	void		*progress_arg;
+	/* Every byte goes through filter instead of fd (compress.h); or NULL. */
+	enum dk_status	(*filter)(void *, const void *, size_t,
+			    struct dk_err *);
+	void		*filter_arg;
 	size_t		 nbuf;		/* bytes in buf, ending at pos */
 	uint8_t		 buf[DK_SINK_BUF];
 };

@@ -1,7 +1,13 @@
 LIB_SRCS += formats/err.c formats/src.c formats/layout.c formats/bitmap.c \
 	    formats/arch.c formats/dump.c formats/out.c formats/pattern.c formats/parse.c \
 	    formats/fmt_minidump.c formats/fmt_elfmini.c formats/kmap.c \
+	    formats/fmt_kdh.c formats/check_kdh.c \
 	    formats/sink.c formats/check.c \
 	    formats/arch_amd64.c formats/arch_i386.c formats/arch_arm.c \
 	    formats/arch_arm64.c formats/arch_mips.c \
-	    formats/arch_powerpc64.c formats/arch_riscv.c
+	    formats/arch_powerpc64.c formats/arch_riscv.c \
+	    formats/decompress.c formats/compress.c \
+	    formats/check_compress.c
+LIB_SRCS += formats/fmt_elf.c formats/kernel.c formats/check_elf.c
+LIB_SRCS += formats/fmt_sparc64.c formats/check_sparc64.c
+LIB_SRCS += formats/ctlayout.c formats/layouts.c

@@ -29,7 +29,9 @@
 struct dk_src {
 	int		 fd;		/* -1 when memory-backed */
 	const uint8_t	*mem;
-	uint64_t	 size;		/* bytes in the file */
+	uint64_t	 base;		/* offset of the window in fd or mem:
+					 * every read adds it (containers) */
+	uint64_t	 size;		/* bytes in the window */
 	const char	*name;		/* for messages only */
 };
 
@@ -39,6 +41,13 @@ struct dk_src {
  */
 enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
 		    const char *what, struct dk_err *);
+
+/*
+ * Open a dump on an existing source (dumpcheck's decompressed stream):
+ * its descriptor is duplicated, its memory must outlive the dump.
+ */
+enum dk_status	dk_open_src(const struct dk_src *, const struct dk_open_opts *,
+		    struct dk_dump **, struct dk_err *);
 
 /* Parse a decimal, 0x-hex or 0-octal number; 0 or -1. */
 int		dk_parse_u64(const char *, uint64_t *);
@@ -105,6 +114,9 @@ enum dk_hid {
 	DK_H_TSB_MASK,
 	DK_H_NREGIONS,
 	DK_H_REGIONS,		/* flexible array: no value */
+	DK_H_DR_PA,		/* struct sparc64_dump_reg */
+	DK_H_DR_SIZE,
+	DK_H_DR_OFFS,
 	DK_H_PAD,		/* padding: no value */
 	DK_H_MAX
 };
@@ -382,7 +394,115 @@ struct dk_mdarch {
 };
 
 /* ---------------------------------------------------------------------- */
+/* Containers: layers around the dump stream (kerneldumpheader, gzip...). */
+
+#define	DK_MAX_LAYERS	4
+
+/*
+ * One layer the opener went through.  offset and size are the payload's
+ * place in the outer stream; outer is the stream the layer was found in
+ * (restored by dk_close before the layer's close runs).
+ */
+struct dk_layer {
+	struct dk_layer_info	 info;		/* what dk_layer() returns */
+	const struct dk_container_ops *ops;
+	struct dk_src		 outer;
+	void			*priv;		/* the layer's own data */
+	int			 fd;		/* a file the layer owns, or -1 */
+	char			 desc[160];	/* info.desc points here */
+};
+
+struct dk_container_ops {
+	const char	*name;		/* "kerneldumpheader" */
+	/* The stream's first or last bytes: DK_OK, DK_NOMATCH or an error. */
+	enum dk_status	(*probe)(const struct dk_src *, struct dk_err *);
+	/*
+	 * Record a layer in d->layers[d->nlayers++] and replace d->src by
+	 * the inner stream.
+	 */
+	enum dk_status	(*open)(struct dk_dump *, const struct dk_open_opts *,
+			    struct dk_err *);
+	/* Free what open allocated in the layer; NULL if nothing. */
+	void		(*close)(struct dk_dump *, struct dk_layer *);
+};
+
+extern const struct dk_container_ops dk_ctr_kdh;
+
+/* ---------------------------------------------------------------------- */
+/* kerneldumpheader (fmt_kdh.c, FORMATS.md 3).                             */
+
+#define	DK_KDH_SIZE		512
+#define	DK_KDH_MAX_BLOCK	65536	/* largest blocksize believed */
+#define	DK_KDH_TEXT_BLOCK	512	/* text dumps are reversed by 512 */
+
+/* The layout of struct kerneldumpheader version v (1..4), or NULL. */
+const struct dk_layout *dk_kdh_layout(unsigned version);
+/* The i-th kerneldumpheader layout (v1, v2, v3, v4), or NULL past them. */
+const struct dk_layout *dk_kdh_layout_at(size_t);
+/* XOR of the 128 32-bit words of a 512-byte header: 0 when it is sound. */
+uint32_t	dk_kdh_parity(const uint8_t *);
+/*
+ * Decode a 512-byte header into *out (strings NUL-terminated).  Checks
+ * magic and version only; DK_NOMATCH if the magic is none of the three.
+ */
+enum dk_status	dk_kdh_decode(const uint8_t *, struct dk_kdh_info *,
+		    struct dk_err *);
+/* Encode *in as a 512-byte header with its parity (the writer's twin). */
+void		dk_kdh_encode(const struct dk_kdh_info *, uint8_t *);
+/*
+ * Locate and verify the container in src: *out gets the header and the
+ * stream's place (dump_offset, dumplength), and *raw (if not NULL) the
+ * 512 bytes of the leader.  DK_NOMATCH: no kerneldumpheader in the
+ * places savecore looks.
+ */
+enum dk_status	dk_kdh_locate(const struct dk_src *, struct dk_kdh_info *,
+		    uint8_t *raw, struct dk_err *);
+/*
+ * The raw 512-byte leader of d's kerneldumpheader layer, or of its
+ * portable file's NT_DK_KDH note, or NULL.
+ */
+const uint8_t  *dk_kdh_raw(const struct dk_dump *);
+/* Load a portable file's NT_DK_KDH note ([off, +size) of d->src). */
+enum dk_status	dk_kdh_note_load(struct dk_dump *, uint64_t off,
+		    uint64_t size, struct dk_err *);
+/* Which of the three magics is at b (enum dk_kdh_magic), or 0. */
+int		dk_kdh_magic(const uint8_t *);
+/*
+ * First byte where leader and trailer differ, -1 if none (a trailer
+ * savecore cleared is compared with its magic put back).
+ */
+int		dk_kdh_differ(const uint8_t *lead, const uint8_t *trail);
+/*
+ * Where the leader and the dump stream must be for trailer t at offset
+ * th in placement p (DK_KDH_DEVICE or DK_KDH_DEVICE_OLD); 0 if the
+ * sizes cannot fit before th.
+ */
+int		dk_kdh_leader_at(const struct dk_kdh_info *t, uint64_t th,
+		    enum dk_kdh_placement p, uint64_t *lh, uint64_t *data);
+
+/*
+ * dumpcheck's pass over a container (check_kdh.c): each broken rule
+ * goes to emit (code from docs/dumpcheck.md, file offset or UINT64_MAX,
+ * message).  *stream gets the window of the dump stream when the inner
+ * stream can be checked; stop is set when it cannot (encrypted, text,
+ * no stream).  found is 0 when the file is no kerneldumpheader container.
+ */
+struct dk_kdh_check {
+	int		 found;
+	int		 stop;
+	const char	*why;		/* when stop: in words */
+	uint64_t	 stream_off, stream_size;
+	struct dk_kdh_info info;
+};
+void		dk_kdh_check(const struct dk_src *,
+		    void (*emit)(void *, const char *, uint64_t, const char *),
+		    void *, struct dk_kdh_check *);
+
+/* ---------------------------------------------------------------------- */
 /* The dump handle.                                                        */
+
+struct dk_kmap_iter;
+struct dk_kmap_run;
 
 struct dk_format_ops {
 	const char	*name;		/* stable id: "minidump" */
@@ -403,11 +523,37 @@ struct dk_format_ops {
 	/* Next run of dumped pages. */
 	int		(*run_next)(const struct dk_dump *,
 			    struct dk_run_iter *, struct dk_run *);
+	/*
+	 * Optional (NULL: none): file offset of the byte at kernel VA for
+	 * formats that store virtual memory (powerpc virtual ELF cores);
+	 * DK_NOMATCH: not stored so, translate with kvtop.
+	 */
+	enum dk_status	(*va_offset)(struct dk_dump *, uint64_t, uint64_t *,
+			    struct dk_err *);
+	/*
+	 * Optional, for formats without magic (sparc64): nonzero when the
+	 * options (--arch, --kernel) or the container (a kerneldumpheader's
+	 * architecture) name this format; probe is then skipped and open
+	 * says what is wrong.
+	 */
+	int		(*claim)(struct dk_dump *, const struct dk_open_opts *);
+	/*
+	 * Optional: the kernel-map walk of dk_kmap_next(), for formats
+	 * whose translations can be listed rather than probed page by page.
+	 */
+	int		(*kmap_next)(struct dk_dump *, struct dk_kmap_iter *,
+			    struct dk_kmap_run *, struct dk_err *);
 };
 
 struct dk_dump {
-	struct dk_src		 src;
+	struct dk_src		 src;		/* the innermost stream */
 	int			 trace;
+	struct dk_layer		 layers[DK_MAX_LAYERS];	/* outermost first */
+	size_t			 nlayers;
+	/* A kerneldumpheader carried by a portable file's NT_DK_KDH note. */
+	int			 has_kdh_note;
+	struct dk_kdh_info	 kdh_note;
+	uint8_t			 kdh_note_raw[DK_KDH_SIZE];
 	const struct dk_format_ops *fmt;
 	const struct dk_arch	*arch;
 	struct dk_info		 info;
@@ -456,6 +602,14 @@ struct dk_dump {
 	uint64_t		 off_header;
 	uint64_t		 off_residue, residue_size;
 	uint64_t		 nphys;		/* physical PT_LOADs (portable) */
+
+	/* a format's own state (sparc64: struct dk_sp64), freed by close */
+	void			*priv;
+	/* the header layout dk_header_field() lists when d->md is NULL */
+	const struct dk_layout	*hlayout;
+
+	/* full ELF cores (fmt_elf.c): segments and the page-table root */
+	struct dk_elfcore	*elf;
 };
 
 /* Translate va with the family, giving the entry's protection too. */
@@ -524,5 +678,68 @@ extern const struct dk_mdarch dk_md_riscv;
 
 extern const struct dk_format_ops dk_fmt_minidump;
 extern const struct dk_format_ops dk_fmt_elfmini;
+extern const struct dk_format_ops dk_fmt_sparc64;
+
+/*
+ * The sparc64 dump's layouts (fmt_sparc64.c): "sparc64-dump-hdr-old",
+ * "sparc64-dump-hdr-new", "sparc64-dump-reg"; *n gets their count.
+ */
+const struct dk_layout *const *dk_sp64_layouts(size_t *n);
+extern const struct dk_format_ops dk_fmt_elf;
+
+/* ---------------------------------------------------------------------- */
+/* Full ELF cores: kernel symbols and hardware page-table walks.          */
+
+/* A symbol the full-ELF reader asks the kernel image for. */
+struct dk_ksym {
+	const char	*name;
+	uint64_t	 value;
+	int		 found;
+};
+
+/*
+ * Look the n symbols up in the .symtab of the kernel ELF image at path
+ * (libelf); found is set for each one present.  Fails if the image is
+ * not ELF or has no symbol table.
+ */
+enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
+		    struct dk_err *);
+
+/*
+ * Walk the hardware page tables of the dumped memory from root (a PA):
+ * amd64 PML4; i386 page directory (pae 0) or PDPT (pae 1); arm L1
+ * table.  Entries are read with dk_read_pa in the dump's byte order.
+ */
+enum dk_status	dk_amd64_walk(struct dk_dump *, uint64_t root, uint64_t va,
+		    uint64_t *pa, unsigned *prot, struct dk_err *);
+enum dk_status	dk_i386_walk(struct dk_dump *, uint64_t root, int pae,
+		    uint64_t va, uint64_t *pa, unsigned *prot,
+		    struct dk_err *);
+enum dk_status	dk_arm_walk(struct dk_dump *, uint64_t root, uint64_t va,
+		    uint64_t *pa, unsigned *prot, struct dk_err *);
+
+/*
+ * The portable format's view of a full ELF core: load one whose ELF and
+ * program headers (hlen bytes) are at hoff and whose segment data starts
+ * at data of d's file; the bytes from the ELF header to the first
+ * segment (the source header blob of a conversion).
+ */
+enum dk_status	dk_elfcore_load(struct dk_dump *, uint64_t hoff, uint64_t hlen,
+		    uint64_t data, struct dk_err *);
+uint64_t	dk_elfcore_header_len(const struct dk_dump *);
+
+/* dumpcheck's rules for full ELF cores (check_elf.c). */
+typedef void	(*dk_elfcore_emit_fn)(void *, const char *code, uint64_t off,
+		    const char *msg);
+struct dk_elfcore_stats {
+	char		 arch[24];	/* the row of the ELF header, or "" */
+	uint64_t	 phnum, nload;	/* program headers, non-empty PT_LOADs */
+	uint64_t	 npages;	/* pages of the PT_LOADs */
+};
+/* Is src a FreeBSD full ELF core (ELF, EI_OSABI 255, ET_CORE)? */
+int		dk_elfcore_is(const struct dk_src *);
+/* Check its ELF structure; findings go to emit; DK_OK unless I/O fails. */
+enum dk_status	dk_elfcore_check(const struct dk_src *, dk_elfcore_emit_fn,
+		    void *, struct dk_elfcore_stats *, struct dk_err *);
 
 #endif /* DK_PRIVATE_H */

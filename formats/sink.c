@@ -61,6 +61,8 @@ static enum dk_status
 put(struct dk_sink *s, const uint8_t *p, size_t len, uint64_t off,
     struct dk_err *err)
 {
+	if (s->filter != NULL)		/* not seekable: bytes in order */
+		return s->filter(s->filter_arg, p, len, err);
 	while (len > 0) {
 		ssize_t n = s->seekable ? pwrite(s->fd, p, len, (off_t)off) :
 		    write(s->fd, p, len);
@@ -191,7 +193,7 @@ copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 	if ((st = flush(s, err)) != DK_OK)
 		return st;
 	while (s->seekable && !s->no_cfr && len > 0) {
-		loff_t in = (loff_t)off, out = (loff_t)s->pos;
+		loff_t in = (loff_t)(src->base + off), out = (loff_t)s->pos;
 		size_t want = len < (1u << 30) ? (size_t)len : (1u << 30);
 		ssize_t n = copy_file_range(src->fd, &in, s->fd, &out, want, 0);
 
@@ -222,18 +224,23 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 		    "of page data needed, the file ends at %#jx", src->name,
 		    (uintmax_t)off, (uintmax_t)len, (uintmax_t)src->size);
 	if (src->fd < 0)
-		return dk_sink_write(s, src->mem + off, (size_t)len, err);
+		return dk_sink_write(s, src->mem + src->base + off,
+		    (size_t)len, err);
 	if ((st = flush(s, err)) != DK_OK)
 		return st;
 	/* Holes of the input stay holes: copy the data extents only. */
 	while (off < end) {
-		off_t data = lseek(src->fd, (off_t)off, SEEK_DATA);
+		off_t data = lseek(src->fd, (off_t)(src->base + off),
+		    SEEK_DATA);
 		off_t hole;
 
+		/* lseek speaks file offsets; the window starts at base. */
 		if (data < 0 && errno == ENXIO)
 			data = (off_t)end;		/* a hole to the end */
 		else if (data < 0)
 			return copy_extent(s, src, off, end - off, err);
+		else
+			data -= (off_t)src->base;
 		if ((uint64_t)data > end)
 			data = (off_t)end;
 		if ((uint64_t)data > off &&
@@ -242,7 +249,9 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 		off = (uint64_t)data;
 		if (off >= end)
 			break;
-		hole = lseek(src->fd, data, SEEK_HOLE);
+		hole = lseek(src->fd, (off_t)src->base + data, SEEK_HOLE);
+		if (hole >= 0)
+			hole -= (off_t)src->base;
 		if (hole < 0 || (uint64_t)hole > end)
 			hole = (off_t)end;
 		if ((st = copy_extent(s, src, off, (uint64_t)hole - off, err)) !=

@@ -23,12 +23,12 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 		    "at %#jx", src->name, (uintmax_t)off, what, len,
 		    (uintmax_t)src->size);
 	if (src->fd < 0) {
-		memcpy(buf, src->mem + off, len);
+		memcpy(buf, src->mem + src->base + off, len);
 		return DK_OK;
 	}
 	while (done < len) {
 		ssize_t n = pread(src->fd, p + done, len - done,
-		    (off_t)(off + done));
+		    (off_t)(src->base + off + done));
 
 		if (n < 0) {
 			if (errno == EINTR)

@@ -16,7 +16,10 @@
 # (the replay programs: `make check` may run them itself, or depend on
 # fuzz-replay, which runs each over its corpus directory).
 
-FUZZ_TARGETS	:= fuzz_minidump fuzz_kernel_elf fuzz_elfmini
+FUZZ_TARGETS	:= fuzz_minidump fuzz_kernel_elf fuzz_elfmini fuzz_compress
+FUZZ_TARGETS	+= fuzz_elf
+FUZZ_TARGETS	+= fuzz_kdh
+FUZZ_TARGETS	+= fuzz_sparc64
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_ARGS	?=

@@ -119,3 +119,67 @@ printf '\177ELF\001\002\001\011\000\000\000\000\000\000\000\000\000\002\000\050\
     > "$ke/hand-armeb-exec"
 printf '\177ELF' > "$ke/hand-magic-only"
 echo "seed: $ke: $n cross objects, /bin/true, 4 hand-made headers"
+
+# fuzz/corpus/compress: three minidump seeds compressed by the gzip,
+# zstd and xz tools (what savecore and users write), two gzip members
+# and two zstd frames concatenated, and a zstd frame followed by the zero
+# padding of a device's last block.
+cz=fuzz/corpus/compress
+mkdir -p "$cz"
+n=0
+for s in amd64-v3 armeb-v2 riscv64-v2; do
+	[ -f "$md/$s" ] || continue
+	gzip -n -c "$md/$s" > "$cz/$s.gz"
+	zstd -q -c "$md/$s" > "$cz/$s.zst"
+	xz -c "$md/$s" > "$cz/$s.xz"
+	n=$((n + 3))
+done
+if [ -f "$md/amd64-v3" ]; then
+	head -c 4096 "$md/amd64-v3" | gzip -n -c > "$cz/two-members.gz"
+	tail -c +4097 "$md/amd64-v3" | gzip -n -c >> "$cz/two-members.gz"
+	head -c 4096 "$md/amd64-v3" | zstd -q -c > "$cz/two-frames.zst"
+	tail -c +4097 "$md/amd64-v3" | zstd -q -c >> "$cz/two-frames.zst"
+	cp "$cz/amd64-v3.zst" "$cz/padded.zst"
+	head -c 300 /dev/zero >> "$cz/padded.zst"
+	n=$((n + 3))
+fi
+echo "seed: $cz: $n compressed streams"
+
+# fuzz/corpus/elf: the first 64 KiB (ELF header, program headers, the
+# first pages) of a core of every full-ELF row of `dumpgen --list`, and
+# the kernel image dumpgen --kernel-out writes for it.
+ec=fuzz/corpus/elf
+mkdir -p "$ec"
+n=0
+"$DUMPGEN" --list | awk '$1 == "elf" { print $2, $4 }' > "$tmp/elflist"
+while read -r arch var; do
+	"$DUMPGEN" --format elf --arch "$arch" --variant "$var" --mem 32M \
+	    -q -o "$tmp/core" --kernel-out "$tmp/kern" -f || continue
+	head -c 65536 "$tmp/core" > "$ec/$arch-$var.core"
+	cp "$tmp/kern" "$ec/$arch-$var.kern"
+	n=$((n + 2))
+done < "$tmp/elflist"
+echo "seed: $ec: $n full ELF cores and kernel images"
+
+# fuzz/corpus/kdh: kerneldumpheader containers around the amd64-v3
+# minidump seed, built by fuzz/seed_kdh.py from FORMATS.md 3 (device
+# images of every version and placement, a leading header, a text dump,
+# an encrypted dump, a cleared trailer, and damaged headers).
+kc=fuzz/corpus/kdh
+mkdir -p "$kc"
+if [ -f "$md/amd64-v3" ]; then
+	python3 fuzz/seed_kdh.py "$md/amd64-v3" "$kc"
+	echo "seed: $kc: $(ls "$kc" | wc -l) containers"
+fi
+
+# fuzz/corpus/sparc64: small sparc64 dumps built by fuzz/seed_sparc64.py
+# from FORMATS.md 5 (both header styles, truncated, damaged TSB and
+# regions), and the portable conversion of one (old.elf: fuzz_elfmini's
+# readers' exercise assumes a minidump's page order, so it stays here).
+sc=fuzz/corpus/sparc64
+mkdir -p "$sc"
+python3 fuzz/seed_sparc64.py "$sc"
+if [ -n "${DUMPCONV:-}" ]; then
+	"$DUMPCONV" -q -f --arch sparc64 "$sc/old" -o "$sc/old.elf"
+fi
+echo "seed: $sc: $(ls "$sc" | wc -l) sparc64 dumps"

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sample.h"
 #include "dkcheck.h"
 #include "corrupt.h"
 #include "gen.h"
@@ -132,6 +133,9 @@ run_check(const char *path, const struct fx_dump *f, int quick,
 
 START_TEST(test_dumpcheck_clean)
 {
+	/* Before the declarations: their initialisers do the work. */
+	if (dk_test_sampled_out(_i))
+		return;
 	struct fx_dump f;
 	struct dk_err err;
 	struct dk_check_result res;
@@ -173,6 +177,9 @@ END_TEST
 /* Iteration i: variant, kind and format. */
 START_TEST(test_dumpcheck_matrix)
 {
+	/* Before the declarations: their initialisers do the work. */
+	if (dk_test_sampled_out(_i))
+		return;
 	size_t nk = nkinds(), vi = (size_t)_i / (2 * nk);
 	const struct fx_corruption *k = fx_corruption_at((size_t)_i / 2 % nk);
 	int portable = _i % 2, found = 0, at = 0;
@@ -211,7 +218,9 @@ START_TEST(test_dumpcheck_matrix)
 	/* A broken file is never reported without an error, unless the
 	 * kind's finding is a warning by design. */
 	ck_assert_msg(res.nerrors > 0 || strcmp(x.code,
-	    "pmap.page-not-dumped") == 0, "%s: no error", k->name);
+	    "pmap.page-not-dumped") == 0 || strcmp(x.code, "kdh.cleared") ==
+	    0 || strcmp(x.code, "kdh.encrypted") == 0, "%s: no error",
+	    k->name);
 	fx_free(&f);
 	rm_tmp(path);
 }

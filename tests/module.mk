@@ -37,6 +37,11 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-cli
 	@$(MAKE) --no-print-directory check-interop
 	@$(MAKE) --no-print-directory check-dumpcheck
+	@$(MAKE) --no-print-directory check-fullelf
+	@$(MAKE) --no-print-directory check-compress
+	@$(MAKE) --no-print-directory check-kdh
+	@$(MAKE) --no-print-directory check-install
+	@$(MAKE) --no-print-directory check-layout
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
@@ -45,6 +50,17 @@ check-unit: $(TESTS)
 check-cli: all
 	@B=$(B) bash tests/cli.sh
 
+# Installed as others use it (tests/install.sh: the plain build only,
+# the sanitizer build is not installed), its exports and state
+# (tests/symbols.sh), the manuals (tests/man.sh); the threads suite
+# links pthreads.
+.PHONY: check-install
+check-install: all
+	@fail=0; for t in $(if $(filter 1,$(SANITIZE)),,install) symbols man; do \
+	    echo "== tests/$$t.sh"; B=$(B) bash tests/$$t.sh || fail=1; done; \
+	    exit $$fail
+$(B)/tests/check_threads: CHECK_LIBS += -pthread
+
 # The portable ELF minidump read by readelf, eu-readelf, eu-elflint,
 # libkdumpfile and gdb-multiarch, and dumpconv end to end (tests/interop.sh).
 # The reader is built here; if libkdumpfile is missing, interop.sh says so
@@ -52,3 +68,40 @@ check-cli: all
 check-interop: all
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ) || true
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/interop.sh
+
+# Full ELF cores read by readelf, eu-readelf and gdb-multiarch, and by
+# dumpinfo against the pattern (tests/fullelf.sh).
+.PHONY: check-fullelf
+check-fullelf: all
+	@B=$(B) bash tests/fullelf.sh
+
+# Compressed dumps (gzip, zstd, xz) through the tools, against the real
+# gzip, zstd and xz (tests/compress.sh).
+.PHONY: check-compress
+check-compress: all
+	@B=$(B) bash tests/compress.sh
+
+# kerneldumpheader containers (device images, leading headers, text and
+# encrypted dumps) through dumpgen, dumpconv, dumpinfo and dumpcheck.
+.PHONY: check-kdh
+check-kdh: all
+	@B=$(B) bash tests/kdh.sh
+
+# Header layouts across ABIs (issue 7): dumplayout end to end
+# (tests/layout.sh), then the compiler oracle (tests/layout_oracle.sh)
+# on the ABIs CI installs compilers for; `make check-cross` runs it on
+# every ABI of the engine.  The DWARF reader links libdw (libdw-dev).
+LAYOUT_CI_ABIS = i386 armhf mips-o32 mips-n32 powerpc64 sparc64
+LAYOUT_DWARF   = $(B)/tests/layout_dwarf
+
+$(LAYOUT_DWARF): tests/layout_dwarf.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -ldw -lelf
+
+.PHONY: check-layout check-cross
+check-layout: all $(LAYOUT_DWARF)
+	@B=$(B) bash tests/layout.sh
+	@B=$(B) bash tests/layout_oracle.sh $(LAYOUT_CI_ABIS)
+
+check-cross: all $(LAYOUT_DWARF)
+	@B=$(B) LAYOUT_ORACLE_SHOW=1 bash tests/layout_oracle.sh

@@ -29,7 +29,7 @@
 static const char usage_text[] =
 "usage: dumpcheck [--json] [--quick] [--pattern SEED] [--checksum]\n"
 "                 [--max-findings N] [--arch ARCH] [--kernel FILE]\n"
-"                 [--quiet] [--no-progress] FILE...\n"
+"                 [--quiet | --verbose] [--no-progress] FILE...\n"
 "       dumpcheck --list-codes\n"
 "       dumpcheck --help | --version\n";
 
@@ -50,6 +50,8 @@ static const char help_text[] =
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
 "  -q, --quiet          print only findings at error severity\n"
+"  -v, --verbose        also say how deep each file was checked and how\n"
+"                       much page data was read\n"
 "      --no-progress    no progress line on a terminal\n"
 "  -L, --list-codes     list every finding code and its severity\n"
 "  -h, --help           this text\n"
@@ -61,6 +63,7 @@ static const char help_text[] =
 struct opts {
 	int		 json;
 	int		 quiet;
+	int		 verbose;
 	int		 progress;
 	struct dk_check_opts check;
 };
@@ -213,6 +216,10 @@ check_one(const struct opts *o, struct json *j, const char *path)
 			    res.nwarnings == 1 ? "" : "s",
 			    (uintmax_t)res.nnotes, res.nnotes == 1 ? "" : "s",
 			    o->check.quick ? " (--quick)" : "");
+		if (o->verbose)
+			printf("%s: page tables %schecked; %ju bytes of page "
+			    "data read\n", path, res.deep ? "" : "not ",
+			    (uintmax_t)res.bytes_read);
 	}
 	return res.nerrors > 0 ? EX_FINDINGS : 0;
 }
@@ -229,6 +236,7 @@ main(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "list-codes", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -240,7 +248,9 @@ main(int argc, char **argv)
 	int c, rc = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "jQp:cm:a:k:qLhV", longopts,
+	/* getopt names the program by argv[0]: the tool, not its path. */
+	argv[0] = "dumpcheck";
+	while ((c = getopt_long(argc, argv, "jQp:cm:a:k:qvLhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -280,6 +290,9 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
 			break;
 		case 'P':
 			o.progress = 0;

@@ -49,6 +49,7 @@ static const char help_text[] =
 struct opts {
 	int		 json;
 	int		 raw;
+	int		 quiet;		/* print only errors */
 	int		 verbose;
 	int		 read;		/* 0, 'p' or 'v' */
 	const char	*path;
@@ -165,6 +166,22 @@ print_text(struct dk_dump *d, const struct opts *o)
 	printf("pages:        %ju dumped, %ju in the file%s\n",
 	    (uintmax_t)in->npages, (uintmax_t)in->npages_present,
 	    in->npages_present < in->npages ? " (TRUNCATED)" : "");
+	for (i = 0; i < dk_nlayers(d); i++)
+		printf("container:    %s at %#jx, %ju bytes: %s\n",
+		    dk_layer(d, i)->kind, (uintmax_t)dk_layer(d, i)->offset,
+		    (uintmax_t)dk_layer(d, i)->size, dk_layer(d, i)->desc);
+	if (dk_kdh(d) != NULL) {
+		const struct dk_kdh_info *k = dk_kdh(d);
+
+		printf("kerneldumpheader: v%u %s dump (%s)%s, %s, dumptime "
+		    "%ju, compression %s\n", k->version, k->magic_name,
+		    k->placement_name, k->cleared ? ", trailer cleared" : "",
+		    k->architecture, (uintmax_t)k->dumptime,
+		    dk_kdh_compression_name(k->compression));
+		printf("  hostname:   %s\n  panic:      %s\n  version:    "
+		    "%.*s\n", k->hostname, k->panicstring,
+		    (int)strcspn(k->versionstring, "\n"), k->versionstring);
+	}
 	printf("\nheader:\n");
 	for (i = 0; dk_header_field(d, i, &f) == 0; i++) {
 		if (f.is_string)
@@ -255,6 +272,23 @@ print_json(struct dk_dump *d)
 	json_u64(&j, "pages_dumped", in->npages);
 	json_u64(&j, "pages_in_file", in->npages_present);
 	json_bool(&j, "truncated", in->npages_present < in->npages);
+	if (dk_kdh(d) != NULL) {
+		const struct dk_kdh_info *k = dk_kdh(d);
+
+		json_begin(&j, "kerneldumpheader", 0);
+		json_u64(&j, "version", k->version);
+		json_str(&j, "magic", k->magic_name);
+		json_str(&j, "placement", k->placement_name);
+		json_str(&j, "architecture", k->architecture);
+		json_u64(&j, "dumptime", k->dumptime);
+		json_str(&j, "hostname", k->hostname);
+		json_str(&j, "versionstring", k->versionstring);
+		json_str(&j, "panicstring", k->panicstring);
+		json_u64(&j, "dumplength", k->dumplength);
+		json_u64(&j, "compression", k->compression);
+		json_bool(&j, "cleared", k->cleared);
+		json_end(&j, 0);
+	}
 	json_begin(&j, "header", 1);
 	for (i = 0; dk_header_field(d, i, &f) == 0; i++) {
 		json_begin(&j, NULL, 0);
@@ -339,7 +373,9 @@ do_read(struct dk_dump *d, const struct opts *o)
 		free(buf);
 		return EX_ADDR;
 	}
-	if (o->raw)
+	if (o->quiet)
+		;	/* readable: the exit status says so */
+	else if (o->raw)
 		fwrite(buf, 1, o->len, stdout);
 	else
 		hexdump(o->addr, buf, o->len);
@@ -368,6 +404,8 @@ main(int argc, char **argv)
 	struct dk_err err;
 	int c, rc = 0;
 
+	/* getopt names the program by argv[0]: the tool, not its path. */
+	argv[0] = "dumpinfo";
 	while ((c = getopt_long(argc, argv, "jp:r:a:k:qvhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
@@ -396,6 +434,7 @@ main(int argc, char **argv)
 			o.open.kernel = optarg;
 			break;
 		case 'q':
+			o.quiet = 1;
 			break;
 		case 'v':
 			o.verbose = 1;
@@ -423,6 +462,8 @@ main(int argc, char **argv)
 	}
 	if (o.read != 0)
 		rc = do_read(d, &o);
+	else if (o.quiet)
+		;	/* a dump dumpkit reads: the exit status says so */
 	else if (o.json)
 		print_json(d);
 	else

@@ -14,3 +14,9 @@ $(B)/bin/dumpcheck: $(B)/validate/dumpcheck.o $(JSON_OBJ) $(LIB)
 .PHONY: check-dumpcheck
 check-dumpcheck: $(B)/bin/dumpcheck $(B)/bin/dumpgen $(B)/bin/dumpconv
 	@B=$(B) bash tests/dumpcheck.sh
+TOOLS	+= dumplayout
+
+# The layout checker (issue 7): formats/ctlayout.c is its engine.
+$(B)/bin/dumplayout: $(B)/validate/dumplayout.o $(JSON_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)

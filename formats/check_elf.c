@@ -1,0 +1,296 @@
+/*
+ * check_elf.c -- dumpcheck's rules for FreeBSD full ELF cores (FORMATS.md
+ * 4.1), as findings with stable codes (docs/dumpcheck.md, "elfcore.*").
+ *
+ * What dumpsys_generic guarantees and this checks: the ELF identity
+ * (class and data of a FreeBSD architecture, EV_CURRENT, EI_OSABI 255,
+ * ET_CORE, the class's e_ehsize and e_phentsize, e_phoff right after the
+ * ELF header); the program headers inside the file; every PT_LOAD inside
+ * the file, with p_filesz = p_memsz, page-aligned offset, address and
+ * size; the first segment at round_page(e_phoff + e_phnum * e_phentsize)
+ * with the gap before it zero; the segments back to back in ascending
+ * address order, disjoint in the file and in memory.  The program headers
+ * are read with bytes.h here, independently of fmt_elf.c, so that a
+ * reader bug and a checker bug do not hide each other.
+ */
+#include <elf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "private.h"
+
+#define	CE_PAGE		4096u
+#define	CE_PT_DELTA	0x6fb5d000u
+#define	CE_MAX_SHOWN	8		/* findings of one code per file */
+
+struct ce {
+	const struct dk_src	*src;
+	dk_elfcore_emit_fn	 emit;
+	void			*arg;
+	unsigned		 shown[8];
+};
+
+enum { K_IDENT, K_PHDR, K_EOF, K_OVERLAP, K_ORDER, K_ALIGN, K_GAP, K_SIZE };
+static const char *const kname[] = {
+	"elfcore.ident", "elfcore.phdr-past-eof", "elfcore.load-past-eof",
+	"elfcore.overlap", "elfcore.order", "elfcore.misaligned",
+	"elfcore.layout", "elfcore.filesz",
+};
+
+static void
+say(struct ce *c, unsigned k, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+say(struct ce *c, unsigned k, uint64_t off, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	if (c->shown[k]++ >= CE_MAX_SHOWN)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->emit(c->arg, kname[k], off, msg);
+}
+
+struct ce_seg {
+	uint64_t	phoff, off, addr, filesz;
+	int		virt;
+};
+
+static int
+by_addr(const void *a, const void *b)
+{
+	const struct ce_seg *x = a, *y = b;
+
+	if (x->virt != y->virt)
+		return x->virt - y->virt;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int
+by_off(const void *a, const void *b)
+{
+	const struct ce_seg *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int
+dk_elfcore_is(const struct dk_src *src)
+{
+	uint8_t eh[18];
+	struct dk_err err;
+
+	if (src->size < sizeof(eh) ||
+	    dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", &err) != DK_OK)
+		return 0;
+	return memcmp(eh, ELFMAG, SELFMAG) == 0 &&
+	    eh[EI_OSABI] == ELFOSABI_STANDALONE &&
+	    dec_uint(eh + 16, 2, eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE) ==
+	    ET_CORE;
+}
+
+enum dk_status
+dk_elfcore_check(const struct dk_src *src, dk_elfcore_emit_fn emit,
+    void *arg, struct dk_elfcore_stats *st, struct dk_err *err)
+{
+	struct ce c = { src, emit, arg, { 0 } };
+	uint8_t eh[64] = { 0 }, zero[512];
+	int c64;
+	enum dk_endian e;
+	unsigned ehsize, phentsize, w;
+	uint64_t phoff, phnum, phend, first, allones;
+	struct ce_seg *s = NULL;
+	size_t n = 0;
+	uint8_t *ph;
+
+	memset(st, 0, sizeof(*st));
+	if (dk_src_pread(src, eh, src->size < 64 ? (size_t)src->size : 64, 0,
+	    "ELF header", err) != DK_OK)
+		return err->code;
+	if (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64) {
+		say(&c, K_IDENT, EI_CLASS, "EI_CLASS %u: expected 1 (ELFCLASS32)"
+		    " or 2 (ELFCLASS64)", eh[EI_CLASS]);
+		return DK_OK;
+	}
+	c64 = eh[EI_CLASS] == ELFCLASS64;
+	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	w = c64 ? 8 : 4;
+	ehsize = c64 ? 64 : 52;
+	allones = c64 ? UINT64_MAX : UINT32_MAX;
+	if (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB)
+		say(&c, K_IDENT, EI_DATA, "EI_DATA %u: expected 1 (LSB) or 2 "
+		    "(MSB)", eh[EI_DATA]);
+	if (eh[EI_VERSION] != EV_CURRENT || dec_uint(eh + 20, 4, e) !=
+	    EV_CURRENT)
+		say(&c, K_IDENT, eh[EI_VERSION] != EV_CURRENT ? EI_VERSION : 20,
+		    "EI_VERSION %u, e_version %ju: expected 1 (EV_CURRENT)",
+		    eh[EI_VERSION], (uintmax_t)dec_uint(eh + 20, 4, e));
+	if (src->size < ehsize) {
+		say(&c, K_PHDR, 0, "the ELF header needs %u bytes, the file has "
+		    "%ju", ehsize, (uintmax_t)src->size);
+		return DK_OK;
+	}
+	{
+		const struct dk_arch *a;
+		struct dk_err aerr;
+
+		if (dk_arch_from_elf_header(eh, ehsize, src->name, &a, &aerr)
+		    != DK_OK)
+			say(&c, K_IDENT, 18, "e_machine %ju with class %u, data "
+			    "%u: no FreeBSD architecture",
+			    (uintmax_t)dec_uint(eh + 18, 2, e), eh[EI_CLASS],
+			    eh[EI_DATA]);
+		else
+			snprintf(st->arch, sizeof(st->arch), "%s", a->name);
+	}
+	phoff = dec_uint(eh + (c64 ? 32 : 28), w, e);
+	phentsize = (unsigned)dec_uint(eh + (c64 ? 54 : 42), 2, e);
+	phnum = dec_uint(eh + (c64 ? 56 : 44), 2, e);
+	if (dec_uint(eh + (c64 ? 52 : 40), 2, e) != ehsize)
+		say(&c, K_IDENT, c64 ? 52 : 40, "e_ehsize %ju: expected %u",
+		    (uintmax_t)dec_uint(eh + (c64 ? 52 : 40), 2, e), ehsize);
+	if (phoff != ehsize)
+		say(&c, K_IDENT, c64 ? 32 : 28, "e_phoff %#jx: the kernel puts "
+		    "the program headers right after the ELF header, at %#x",
+		    (uintmax_t)phoff, ehsize);
+	if (phentsize != (c64 ? 56u : 32u)) {
+		say(&c, K_IDENT, c64 ? 54 : 42, "e_phentsize %u: expected %u",
+		    phentsize, c64 ? 56 : 32);
+		return DK_OK;
+	}
+	phend = phoff + phnum * phentsize;
+	if (phnum == 0 || phoff > src->size || phend > src->size) {
+		say(&c, K_PHDR, c64 ? 32 : 28, "%ju program headers at %#jx "
+		    "end at %#jx; the file ends at %#jx", (uintmax_t)phnum,
+		    (uintmax_t)phoff, (uintmax_t)phend, (uintmax_t)src->size);
+		return DK_OK;
+	}
+	st->phnum = phnum;
+	if ((ph = malloc((size_t)(phend - phoff))) == NULL ||
+	    (s = calloc((size_t)phnum, sizeof(*s))) == NULL) {
+		free(ph);
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    src->name);
+	}
+	if (dk_src_pread(src, ph, (size_t)(phend - phoff), phoff, "program "
+	    "headers", err) != DK_OK) {
+		free(ph);
+		free(s);
+		return err->code;
+	}
+	for (uint64_t i = 0; i < phnum; i++) {
+		const uint8_t *p = ph + i * phentsize;
+		uint64_t at = phoff + i * phentsize, off, va, pa, fs, ms, al;
+
+		off = dec_uint(p + (c64 ? 8 : 4), w, e);
+		va = dec_uint(p + (c64 ? 16 : 8), w, e);
+		pa = dec_uint(p + (c64 ? 24 : 12), w, e);
+		fs = dec_uint(p + (c64 ? 32 : 16), w, e);
+		ms = dec_uint(p + (c64 ? 40 : 20), w, e);
+		al = dec_uint(p + (c64 ? 48 : 28), w, e);
+		if (dec_uint(p, 4, e) == CE_PT_DELTA)
+			continue;
+		if (dec_uint(p, 4, e) != PT_LOAD) {
+			say(&c, K_IDENT, at, "program header %ju has type %#jx: "
+			    "a full core has PT_LOADs (and arm's PT_DUMP_DELTA)"
+			    " only", (uintmax_t)i,
+			    (uintmax_t)dec_uint(p, 4, e));
+			continue;
+		}
+		if (fs != ms)
+			say(&c, K_SIZE, at + (c64 ? 32 : 16), "PT_LOAD %ju: "
+			    "p_filesz %#jx differs from p_memsz %#jx",
+			    (uintmax_t)i, (uintmax_t)fs, (uintmax_t)ms);
+		if (off % CE_PAGE || fs % CE_PAGE || (pa != allones &&
+		    pa % CE_PAGE) || (pa == allones && va % CE_PAGE) ||
+		    al != CE_PAGE)
+			say(&c, K_ALIGN, at, "PT_LOAD %ju: p_offset %#jx, "
+			    "address %#jx, p_filesz %#jx, p_align %#jx: "
+			    "expected multiples of, and p_align, %#x",
+			    (uintmax_t)i, (uintmax_t)off, (uintmax_t)(pa ==
+			    allones ? va : pa), (uintmax_t)fs, (uintmax_t)al,
+			    CE_PAGE);
+		if (off > src->size || fs > src->size - off)
+			say(&c, K_EOF, at, "PT_LOAD %ju: [%#jx, %#jx) of the "
+			    "file, which ends at %#jx", (uintmax_t)i,
+			    (uintmax_t)off, (uintmax_t)(off + fs),
+			    (uintmax_t)src->size);
+		if (fs == 0)
+			continue;
+		s[n].phoff = at;
+		s[n].off = off;
+		s[n].virt = pa == allones;
+		s[n].addr = s[n].virt ? va : pa;
+		s[n].filesz = fs;
+		if (n > 0 && s[n].virt == s[n - 1].virt &&
+		    s[n].addr < s[n - 1].addr)
+			say(&c, K_ORDER, at, "PT_LOAD %ju at address %#jx "
+			    "follows one at %#jx: the kernel writes ascending "
+			    "addresses", (uintmax_t)i, (uintmax_t)s[n].addr,
+			    (uintmax_t)s[n - 1].addr);
+		st->npages += (fs + CE_PAGE - 1) / CE_PAGE;
+		n++;
+	}
+	free(ph);
+	st->nload = n;
+	/* Layout in the file: first segment, zero gap, back to back. */
+	qsort(s, n, sizeof(*s), by_off);
+	first = (phend + CE_PAGE - 1) / CE_PAGE * CE_PAGE;
+	if (n > 0 && s[0].off != first)
+		say(&c, K_GAP, s[0].phoff, "the first segment is at %#jx: "
+		    "dumpsys_generic puts it at round_page(e_phoff + e_phnum * "
+		    "e_phentsize) = %#jx", (uintmax_t)s[0].off,
+		    (uintmax_t)first);
+	for (uint64_t o = phend, bad = 0; n > 0 && !bad && o < s[0].off &&
+	    o < src->size; o += sizeof(zero)) {
+		size_t k = s[0].off - o < sizeof(zero) ? (size_t)(s[0].off - o) :
+		    sizeof(zero);
+
+		if (k > src->size - o)
+			k = (size_t)(src->size - o);
+		if (dk_src_pread(src, zero, k, o, "gap", err) != DK_OK)
+			break;
+		for (size_t j = 0; j < k && !bad; j++)
+			if (zero[j] != 0) {
+				say(&c, K_GAP, o + j, "byte %#x in the gap "
+				    "before the first segment: the kernel "
+				    "zero-fills it", zero[j]);
+				bad = 1;
+			}
+	}
+	dk_err_clear(err);
+	for (size_t i = 1; i < n; i++) {
+		if (s[i].off < s[i - 1].off + s[i - 1].filesz)
+			say(&c, K_OVERLAP, s[i].phoff, "PT_LOAD at file offset "
+			    "%#jx overlaps the one at offset %#jx in the file "
+			    "([%#jx, %#jx))", (uintmax_t)s[i].off,
+			    (uintmax_t)s[i - 1].phoff,
+			    (uintmax_t)s[i - 1].off,
+			    (uintmax_t)(s[i - 1].off + s[i - 1].filesz));
+		else if (s[i].off != s[i - 1].off + s[i - 1].filesz)
+			say(&c, K_GAP, s[i].phoff, "PT_LOAD at file offset "
+			    "%#jx: the kernel writes segments back to back, "
+			    "expected %#jx", (uintmax_t)s[i].off,
+			    (uintmax_t)(s[i - 1].off + s[i - 1].filesz));
+	}
+	/* In memory: disjoint address ranges. */
+	qsort(s, n, sizeof(*s), by_addr);
+	for (size_t i = 1; i < n; i++)
+		if (s[i].virt == s[i - 1].virt &&
+		    s[i].addr - s[i - 1].addr < s[i - 1].filesz)
+			say(&c, K_OVERLAP, s[i].phoff, "PT_LOAD at %s address "
+			    "%#jx overlaps the one at offset %#jx, [%#jx, "
+			    "%#jx)", s[i].virt ? "virtual" : "physical",
+			    (uintmax_t)s[i].addr, (uintmax_t)s[i - 1].phoff,
+			    (uintmax_t)s[i - 1].addr,
+			    (uintmax_t)(s[i - 1].addr + s[i - 1].filesz));
+	free(s);
+	return DK_OK;
+}

@@ -1,0 +1,698 @@
+/*
+ * decompress.c -- compressed dump streams: gzip (zlib), zstd (libzstd)
+ * and xz (liblzma), recognised by their magic bytes, never by name.
+ *
+ * A dump is read at random offsets (a page here, the page tables
+ * there), which none of the three formats allows without decoding from
+ * the start.  So the stream is decoded once, front to back, into a
+ * temporary file in TMPDIR that has no name (O_TMPFILE, or mkstemp and
+ * an immediate unlink): it disappears with its descriptor, on close,
+ * on error and on a crash alike.  Whole 4 KiB blocks of zeros are not
+ * written but skipped with the file offset, so the file is sparse: a
+ * dump is mostly zero pages, and the disk it takes is the allocated
+ * size of the decompressed dump, not its length.  Memory is bounded by
+ * the buffers below and each decoder's window (DK_COMP_*_MAX).
+ *
+ * The driver decodes one member (gzip member, zstd frame, xz stream) at
+ * a time and looks at what follows each: another member of the same
+ * kind is decoded in turn (savecore's and pigz's concatenations, zstd's
+ * multi-frame output); zero bytes to the end of the input are padding
+ * (the dump device's last block, FORMATS.md 3.5); anything else is an
+ * error at its offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "compress.h"
+
+#define	UNZ_IN		(64u << 10)	/* compressed bytes per read */
+#define	UNZ_OUT		(1u << 20)	/* decompressed bytes per write */
+#define	UNZ_BLOCK	4096u		/* zero blocks of this size are holes */
+#define	UNZ_ZSTD_SLICE	4096u		/* compressed bytes per zstd call */
+
+static const uint8_t gzip_magic[] = { 0x1f, 0x8b, 0x08 };
+static const uint8_t zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+static const uint8_t xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+
+static const struct {
+	const char	*name;
+	const char	*suffix;
+	const char	*unit;		/* what one member is called */
+} kinds[] = {
+	[DK_COMP_NONE] = { "none", "", "stream" },
+	[DK_COMP_GZIP] = { "gzip", ".gz", "gzip member" },
+	[DK_COMP_ZSTD] = { "zstd", ".zst", "zstd frame" },
+	[DK_COMP_XZ] = { "xz", ".xz", "xz stream" },
+};
+
+/* A member of kind k starts at p (len bytes available)? */
+static int
+member_at(enum dk_comp k, const uint8_t *p, size_t len)
+{
+	switch (k) {
+	case DK_COMP_GZIP:
+		return len >= sizeof(gzip_magic) &&
+		    memcmp(p, gzip_magic, sizeof(gzip_magic)) == 0;
+	case DK_COMP_ZSTD:
+		/* A frame, or a skippable frame (0x184d2a50 to 5f, LE). */
+		return len >= 4 && (memcmp(p, zstd_magic, 4) == 0 ||
+		    ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d &&
+		    p[3] == 0x18));
+	case DK_COMP_XZ:
+		return len >= sizeof(xz_magic) &&
+		    memcmp(p, xz_magic, sizeof(xz_magic)) == 0;
+	default:
+		return 0;
+	}
+}
+
+enum dk_comp
+dk_comp_detect(const uint8_t *p, size_t len)
+{
+	for (int k = DK_COMP_GZIP; k <= DK_COMP_XZ; k++)
+		if (member_at((enum dk_comp)k, p, len))
+			return (enum dk_comp)k;
+	return DK_COMP_NONE;
+}
+
+const char *
+dk_comp_name(enum dk_comp k)
+{
+	return (unsigned)k < DK_ARRAY_LEN(kinds) ? kinds[k].name : "?";
+}
+
+const char *
+dk_comp_suffix(enum dk_comp k)
+{
+	return (unsigned)k < DK_ARRAY_LEN(kinds) ? kinds[k].suffix : "";
+}
+
+enum dk_comp
+dk_comp_by_name(const char *name)
+{
+	for (int k = DK_COMP_GZIP; k <= DK_COMP_XZ; k++)
+		if (strcmp(name, kinds[k].name) == 0)
+			return (enum dk_comp)k;
+	return DK_COMP_NONE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The three decoders behind one step function.                            */
+
+struct dec {
+	enum dk_comp	 kind;
+	int		 live;
+	z_stream	 z;
+	ZSTD_DStream	*zs;
+	lzma_stream	 x;
+};
+
+static void
+dec_end(struct dec *c)
+{
+	if (!c->live)
+		return;
+	if (c->kind == DK_COMP_GZIP)
+		(void)inflateEnd(&c->z);
+	else if (c->kind == DK_COMP_XZ)
+		lzma_end(&c->x);
+	c->live = 0;
+}
+
+/* Ready the decoder for a new member. */
+static enum dk_status
+dec_start(struct dec *c, const char *name, struct dk_err *err)
+{
+	static const lzma_stream xinit = LZMA_STREAM_INIT;
+	int ok = 1;
+
+	dec_end(c);
+	switch (c->kind) {
+	case DK_COMP_GZIP:
+		memset(&c->z, 0, sizeof(c->z));
+		ok = inflateInit2(&c->z, 16 + MAX_WBITS) == Z_OK;	/* gzip */
+		break;
+	case DK_COMP_ZSTD:
+		if (c->zs == NULL) {
+			c->zs = ZSTD_createDStream();
+			ok = c->zs != NULL && !ZSTD_isError(ZSTD_DCtx_setParameter(
+			    c->zs, ZSTD_d_windowLogMax, DK_COMP_ZSTD_WLOG_MAX));
+		}
+		ok = ok && !ZSTD_isError(ZSTD_DCtx_reset(c->zs,
+		    ZSTD_reset_session_only));
+		break;
+	case DK_COMP_XZ:
+		c->x = xinit;
+		ok = lzma_stream_decoder(&c->x, DK_COMP_XZ_MEMLIMIT, 0) ==
+		    LZMA_OK;
+		break;
+	default:
+		ok = 0;
+	}
+	if (!ok)
+		return dk_err_set(err, DK_ENOMEM, "%s: %s decoder: out of memory",
+		    name, dk_comp_name(c->kind));
+	c->live = c->kind != DK_COMP_ZSTD;
+	return DK_OK;
+}
+
+static void
+dec_free(struct dec *c)
+{
+	dec_end(c);
+	ZSTD_freeDStream(c->zs);
+	c->zs = NULL;
+}
+
+/*
+ * Decode from in[0..inlen) into out[0..outlen): *used input bytes
+ * taken, *made output bytes given, *end set when the member ended.
+ * An error sets *why (the library's words) and returns its code.
+ */
+static enum dk_status
+dec_step(struct dec *c, const uint8_t *in, size_t inlen, int eof,
+    size_t *used, uint8_t *out, size_t outlen, size_t *made, int *end,
+    const char **why)
+{
+	*end = 0;
+	*why = NULL;
+	if (c->kind == DK_COMP_GZIP) {
+		int rc;
+
+		c->z.next_in = (Bytef *)(uintptr_t)in;
+		c->z.avail_in = (uInt)inlen;
+		c->z.next_out = out;
+		c->z.avail_out = (uInt)outlen;
+		rc = inflate(&c->z, Z_NO_FLUSH);
+		*used = inlen - c->z.avail_in;
+		*made = outlen - c->z.avail_out;
+		if (rc == Z_STREAM_END)
+			*end = 1;
+		else if (rc == Z_MEM_ERROR)
+			return DK_ENOMEM;
+		else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			*why = c->z.msg != NULL ? c->z.msg : rc == Z_NEED_DICT ?
+			    "a preset dictionary is required" : "bad data";
+			return DK_ECORRUPT;
+		}
+		return DK_OK;
+	}
+	if (c->kind == DK_COMP_ZSTD) {
+		/*
+		 * libzstd leaves pos alone on an error: small slices, so that
+		 * the end of the one it failed on is near the bad byte.
+		 */
+		ZSTD_inBuffer ib = { in, inlen < UNZ_ZSTD_SLICE ? inlen :
+		    UNZ_ZSTD_SLICE, 0 };
+		ZSTD_outBuffer ob = { out, outlen, 0 };
+		size_t rc = ZSTD_decompressStream(c->zs, &ob, &ib);
+
+		*used = ib.pos;
+		*made = ob.pos;
+		if (ZSTD_isError(rc)) {
+			*used = ib.pos > 0 ? ib.pos : ib.size;
+			*why = ZSTD_getErrorName(rc);
+			return ZSTD_getErrorCode(rc) ==
+			    ZSTD_error_frameParameter_windowTooLarge ?
+			    DK_ELIMIT : ZSTD_getErrorCode(rc) ==
+			    ZSTD_error_memory_allocation ? DK_ENOMEM :
+			    DK_ECORRUPT;
+		}
+		/* 0: the frame is decoded and flushed whole. */
+		*end = rc == 0;
+		return DK_OK;
+	} else {
+		lzma_ret rc;
+
+		c->x.next_in = in;
+		c->x.avail_in = inlen;
+		c->x.next_out = out;
+		c->x.avail_out = outlen;
+		rc = lzma_code(&c->x, eof ? LZMA_FINISH : LZMA_RUN);
+		*used = inlen - c->x.avail_in;
+		*made = outlen - c->x.avail_out;
+		switch (rc) {
+		case LZMA_OK:
+		case LZMA_BUF_ERROR:	/* no progress: the driver decides */
+			return DK_OK;
+		case LZMA_STREAM_END:
+			*end = 1;
+			return DK_OK;
+		case LZMA_MEM_ERROR:
+			return DK_ENOMEM;
+		case LZMA_MEMLIMIT_ERROR:
+			*why = "the stream needs more memory than the limit";
+			return DK_ELIMIT;
+		case LZMA_FORMAT_ERROR:
+			*why = "not an xz stream header";
+			return DK_ECORRUPT;
+		case LZMA_OPTIONS_ERROR:
+			*why = "unsupported stream options";
+			return DK_ECORRUPT;
+		case LZMA_DATA_ERROR:
+			*why = "compressed data is corrupt (liblzma: "
+			    "LZMA_DATA_ERROR)";
+			return DK_ECORRUPT;
+		default:
+			*why = "liblzma internal error";
+			return DK_ECORRUPT;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* The temporary file.                                                     */
+
+static const char *
+tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t != NULL && *t != '\0' ? t : "/tmp";
+}
+
+/* A temporary file with no name in TMPDIR. */
+static int
+tmp_open(const char *name, struct dk_err *err)
+{
+	const char *dir = tmp_dir();
+	char path[4096];
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	/* Not supported by this kernel or file system: mkstemp, unlink. */
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		goto fail;
+#endif
+	if ((size_t)snprintf(path, sizeof(path), "%s/dumpkit-unz.XXXXXX",
+	    dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	if ((fd = mkostemp(path, O_CLOEXEC)) < 0)
+		goto fail;
+	(void)unlink(path);
+	return fd;
+fail:
+	dk_err_set(err, DK_ESYS, "%s: creating a temporary file in %s (set "
+	    "TMPDIR) for the decompressed dump: %s", name, dir,
+	    strerror(errno));
+	err->sys_errno = errno;
+	return -1;
+}
+
+static int
+all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+struct unz {
+	const struct dk_src	*src;
+	struct dk_unz		*u;
+	struct dec		 dec;
+	uint8_t			*in, *out;
+};
+
+/* Append n decompressed bytes; whole zero blocks become holes. */
+static enum dk_status
+put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
+{
+	struct dk_unz *u = s->u;
+
+	while (n > 0) {
+		size_t run = 0, k;
+		int zero;
+
+		/* A run of blocks, all zero or all not, on block bounds. */
+		k = UNZ_BLOCK - (size_t)(u->size % UNZ_BLOCK);
+		if (k > n)
+			k = n;
+		zero = all_zero(p, k);
+		do {
+			run += k;
+			k = n - run < UNZ_BLOCK ? n - run : UNZ_BLOCK;
+		} while (k > 0 && all_zero(p + run, k) == zero);
+		while (!zero && run > 0) {
+			ssize_t w = pwrite(u->fd, p, run, (off_t)u->size);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				int e = w < 0 ? errno : ENOSPC;
+
+				dk_err_set(err, DK_ESYS, "%s: writing the "
+				    "decompressed dump into %s (TMPDIR), "
+				    "decompressed offset %#jx: %s%s",
+				    s->src->name, tmp_dir(), (uintmax_t)u->size,
+				    strerror(e), e == ENOSPC ? " (it needs "
+				    "the allocated size of the decompressed "
+				    "dump there; set TMPDIR elsewhere)" : "");
+				err->sys_errno = e;
+				return DK_ESYS;
+			}
+			p += w;
+			n -= (size_t)w;
+			run -= (size_t)w;
+			u->size += (uint64_t)w;
+		}
+		p += run;
+		n -= run;
+		u->size += run;
+	}
+	return DK_OK;
+}
+
+/* The offset of the first nonzero byte at or after off, or the size. */
+static enum dk_status
+skip_zeros(struct unz *s, uint64_t off, uint64_t *nz, struct dk_err *err)
+{
+	const struct dk_src *src = s->src;
+
+	while (off < src->size) {
+		size_t n = src->size - off < UNZ_IN ? (size_t)(src->size - off) :
+		    UNZ_IN, i;
+
+		if (dk_src_pread(src, s->in, n, off, "compressed data", err) !=
+		    DK_OK)
+			return err->code;
+		for (i = 0; i < n && s->in[i] == 0; i++)
+			;
+		if (i < n) {
+			*nz = off + i;
+			return DK_OK;
+		}
+		off += n;
+	}
+	*nz = src->size;
+	return DK_OK;
+}
+
+/*
+ * At a member boundary at off: start the next member (1), end here (0,
+ * with the padding noted), or fail.
+ */
+static int
+boundary(struct unz *s, uint64_t off, uint64_t *next, enum dk_status *st,
+    struct dk_err *err)
+{
+	const struct dk_src *src = s->src;
+	struct dk_unz *u = s->u;
+	uint8_t head[8];
+	size_t n = src->size - off < sizeof(head) ? (size_t)(src->size - off) :
+	    sizeof(head);
+	uint64_t nz = 0;
+
+	*st = DK_OK;
+	*next = off;
+	if (n == 0)
+		return 0;
+	if ((*st = dk_src_pread(src, head, n, off, "compressed data", err)) !=
+	    DK_OK)
+		return 0;
+	if (member_at(u->kind, head, n))
+		return 1;
+	if (head[0] == 0) {
+		if ((*st = skip_zeros(s, off, &nz, err)) != DK_OK)
+			return 0;
+		if (nz == src->size) {
+			u->padding = src->size - off;
+			return 0;
+		}
+		/* xz allows stream padding (4-byte multiples) between streams. */
+		n = src->size - nz < sizeof(head) ? (size_t)(src->size - nz) :
+		    sizeof(head);
+		if (u->kind == DK_COMP_XZ && (nz - off) % 4 == 0 &&
+		    dk_src_pread(src, head, n, nz, "compressed data", err) ==
+		    DK_OK && member_at(u->kind, head, n)) {
+			*next = nz;
+			return 1;
+		}
+		u->fail_off = nz;
+		u->trailing = 1;
+		*st = dk_err_set(err, DK_ECORRUPT, "%s: compressed offset %#jx: "
+		    "after %s %ju (ends at %#jx) and %ju zero bytes: expected "
+		    "zero padding to the end of the file, found a nonzero "
+		    "byte", src->name, (uintmax_t)nz, kinds[u->kind].unit,
+		    (uintmax_t)u->members, (uintmax_t)off, (uintmax_t)(nz -
+		    off));
+		return 0;
+	}
+	u->fail_off = off;
+	u->trailing = off > 0;
+	*st = dk_err_set(err, DK_ECORRUPT, "%s: compressed offset %#jx: after "
+	    "%s %ju: expected another %s or zero padding, found bytes "
+	    "%02x %02x %02x %02x", src->name, (uintmax_t)off,
+	    kinds[u->kind].unit, (uintmax_t)u->members, kinds[u->kind].unit,
+	    head[0], n > 1 ? head[1] : 0, n > 2 ? head[2] : 0,
+	    n > 3 ? head[3] : 0);
+	return 0;
+}
+
+/* Decode every member; u->fd is open. */
+static enum dk_status
+unz_run(struct unz *s, struct dk_err *err)
+{
+	const struct dk_src *src = s->src;
+	struct dk_unz *u = s->u;
+	uint64_t off = 0, mstart = 0;	/* next unread byte; member start */
+	size_t have = 0, pos = 0;	/* bytes in s->in, and taken */
+	enum dk_status st;
+
+	if (!boundary(s, 0, &mstart, &st, err)) {
+		if (st != DK_OK)
+			return st;
+		u->fail_off = 0;
+		return dk_err_set(err, DK_ECORRUPT, "%s: compressed offset 0: "
+		    "expected a %s, found %s", src->name, kinds[u->kind].unit,
+		    src->size == 0 ? "an empty file" : "zero bytes");
+	}
+	for (;;) {
+		size_t used, made;
+		int end, eof;
+		const char *why;
+
+		if (pos == have && off < src->size) {
+			have = src->size - off < UNZ_IN ?
+			    (size_t)(src->size - off) : UNZ_IN;
+			if ((st = dk_src_pread(src, s->in, have, off,
+			    "compressed data", err)) != DK_OK)
+				return st;
+			off += have;
+			pos = 0;
+		}
+		eof = off == src->size;
+		st = dec_step(&s->dec, s->in + pos, have - pos, eof, &used,
+		    s->out, UNZ_OUT, &made, &end, &why);
+		if (st == DK_OK && made > 0)
+			st = put(s, s->out, made, err);
+		else if (st != DK_OK && st != DK_ESYS) {
+			u->fail_off = off - have + pos + used;
+			if (st == DK_ENOMEM)
+				return dk_err_set(err, st, "%s: %s decoder: out "
+				    "of memory", src->name, dk_comp_name(u->kind));
+			return dk_err_set(err, st, "%s: compressed offset %#jx: "
+			    "%s %ju (from %#jx): expected %s, found %s (%ju "
+			    "bytes decoded)", src->name,
+			    (uintmax_t)u->fail_off, kinds[u->kind].unit,
+			    (uintmax_t)u->members + 1, (uintmax_t)mstart,
+			    st == DK_ELIMIT ? "a window the decoder's memory "
+			    "limit allows" : "data that decodes", why,
+			    (uintmax_t)u->size);
+		}
+		if (st != DK_OK)
+			return st;
+		pos += used;
+		if (end) {
+			uint64_t at = off - have + pos;
+
+			u->members++;
+			u->in_end = at;
+			if (!boundary(s, at, &mstart, &st, err))
+				return st;
+			/* The next member: decode from its first byte. */
+			if (mstart != at) {
+				off = mstart;
+				pos = have = 0;
+			}
+			if ((st = dec_start(&s->dec, src->name, err)) != DK_OK)
+				return st;
+			continue;
+		}
+		if (used == 0 && made == 0 && pos == have && eof) {
+			u->fail_off = src->size;
+			return dk_err_set(err, DK_ETRUNC, "%s: compressed offset "
+			    "%#jx: %s %ju (from %#jx): expected more compressed "
+			    "data, found the end of the file (%ju bytes "
+			    "decoded)", src->name, (uintmax_t)src->size,
+			    kinds[u->kind].unit, (uintmax_t)u->members + 1,
+			    (uintmax_t)mstart, (uintmax_t)u->size);
+		}
+		if (used == 0 && made == 0 && pos < have) {
+			/* The three libraries buffer what they take: never. */
+			u->fail_off = off - have + pos;
+			return dk_err_set(err, DK_ECORRUPT, "%s: compressed "
+			    "offset %#jx: the %s decoder makes no progress",
+			    src->name, (uintmax_t)u->fail_off,
+			    dk_comp_name(u->kind));
+		}
+	}
+}
+
+enum dk_status
+dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
+    struct dk_unz *u, struct dk_err *err)
+{
+	struct unz s = { .src = src, .u = u };
+	enum dk_status st;
+
+	memset(u, 0, sizeof(*u));
+	u->kind = kind;
+	u->fd = -1;
+	if (kind < DK_COMP_GZIP || kind > DK_COMP_XZ)
+		return dk_err_set(err, DK_EINVAL, "%s: not a compression kind",
+		    src->name);
+	s.dec.kind = kind;
+	s.in = malloc(UNZ_IN);
+	s.out = malloc(UNZ_OUT);
+	if (s.in == NULL || s.out == NULL) {
+		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
+		goto out;
+	}
+	if ((u->fd = tmp_open(src->name, err)) < 0) {
+		st = DK_ESYS;
+		goto out;
+	}
+	if ((st = dec_start(&s.dec, src->name, err)) == DK_OK)
+		st = unz_run(&s, err);
+	/* The holes at the end: give the file its length. */
+	if (ftruncate(u->fd, (off_t)u->size) != 0 && st == DK_OK) {
+		dk_err_set(err, DK_ESYS, "%s: setting the size of the "
+		    "decompressed dump in %s (TMPDIR) to %#jx: %s", src->name,
+		    tmp_dir(), (uintmax_t)u->size, strerror(errno));
+		err->sys_errno = errno;
+		st = DK_ESYS;
+	}
+	/* Inside a container (a device image): where that is in the file. */
+	if ((st == DK_ETRUNC || st == DK_ECORRUPT) && src->base != 0) {
+		size_t n = strlen(err->msg);
+
+		snprintf(err->msg + n, sizeof(err->msg) - n, " [the stream "
+		    "starts at file offset %#jx: file offset %#jx]",
+		    (uintmax_t)src->base, (uintmax_t)(src->base + u->fail_off));
+	}
+out:
+	dec_free(&s.dec);
+	free(s.in);
+	free(s.out);
+	if (st != DK_OK && u->fd >= 0 && !(keep_partial &&
+	    (st == DK_ETRUNC || st == DK_ECORRUPT))) {
+		close(u->fd);
+		u->fd = -1;
+	}
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The container rows: a compressed stream around a dump (dump.c).         */
+
+static enum dk_status
+ctr_probe(const struct dk_src *src, enum dk_comp kind, struct dk_err *err)
+{
+	uint8_t b[8];
+	size_t n = src->size < sizeof(b) ? (size_t)src->size : sizeof(b);
+
+	if (n < 3)
+		return DK_NOMATCH;
+	if (dk_src_pread(src, b, n, 0, "compression magic", err) != DK_OK)
+		return err->code;
+	return dk_comp_detect(b, n) == kind ? DK_OK : DK_NOMATCH;
+}
+
+static enum dk_status
+ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
+    enum dk_comp kind, struct dk_err *err)
+{
+	struct dk_layer *l = &d->layers[d->nlayers];
+	size_t nlen = strlen(d->src.name) + sizeof(" (decompressed)");
+	char *name = malloc(nlen);
+	struct dk_unz u;
+	enum dk_status st;
+
+	if (name == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	if ((st = dk_unz_file(&d->src, kind, 0, &u, err)) != DK_OK) {
+		free(name);
+		return st;
+	}
+	snprintf(name, nlen, "%s (decompressed)", d->src.name);
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	l->outer = d->src;
+	l->fd = u.fd;
+	l->priv = name;
+	l->info.kind = dk_comp_name(kind);
+	l->info.offset = 0;
+	l->info.size = u.in_end;
+	snprintf(l->desc, sizeof(l->desc), "%ju %s%s, %ju bytes decompressed "
+	    "into an unlinked file in %s%s", (uintmax_t)u.members,
+	    kinds[kind].unit, u.members == 1 ? "" : "s", (uintmax_t)u.size,
+	    tmp_dir(), u.padding > 0 ? ", zero padding after" : "");
+	l->info.desc = l->desc;
+	d->nlayers++;
+	DK_TRACE(d, "%s: %s", dk_comp_name(kind), l->desc);
+	d->src.fd = u.fd;
+	d->src.mem = NULL;
+	d->src.base = 0;
+	d->src.size = u.size;
+	d->src.name = name;
+	return DK_OK;
+}
+
+static void
+ctr_close(struct dk_dump *d, struct dk_layer *l)
+{
+	(void)d;
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->priv);
+	l->priv = NULL;
+}
+
+#define	DK_UNZ_ROW(sym, kind)						\
+static enum dk_status							\
+sym##_probe(const struct dk_src *src, struct dk_err *err)		\
+{									\
+	return ctr_probe(src, kind, err);				\
+}									\
+static enum dk_status							\
+sym##_open(struct dk_dump *d, const struct dk_open_opts *o,		\
+    struct dk_err *err)							\
+{									\
+	(void)o;							\
+	return ctr_open(d, &dk_ctr_##sym, kind, err);			\
+}									\
+const struct dk_container_ops dk_ctr_##sym = {				\
+	.name	= #sym,							\
+	.probe	= sym##_probe,						\
+	.open	= sym##_open,						\
+	.close	= ctr_close,						\
+}
+
+DK_UNZ_ROW(gzip, DK_COMP_GZIP);
+DK_UNZ_ROW(zstd, DK_COMP_ZSTD);
+DK_UNZ_ROW(xz, DK_COMP_XZ);

@@ -1,0 +1,698 @@
+/*
+ * fmt_elf.c -- FreeBSD full ELF cores (debug.minidump=0, and 32-bit
+ * powerpc), FORMATS.md 4.
+ *
+ * dumpsys_generic writes an ET_CORE of the kernel's class, byte order and
+ * e_machine with EI_OSABI = ELFOSABI_STANDALONE (255), no sections and no
+ * PT_NOTE: one PT_LOAD per physical memory chunk (p_paddr = the chunk's
+ * PA), back to back from round_page(e_phoff + e_phnum * e_phentsize);
+ * arm adds a PT_DUMP_DELTA program header (p_vaddr = KERNVIRTADDR,
+ * p_paddr = its PA); powerpc "virtual" cores instead give each PT_LOAD
+ * the kernel VA in p_vaddr and all-ones in p_paddr.
+ *
+ * The ELF header and program headers are decoded here with bytes.h, not
+ * with libelf: the reader must work on a file descriptor read with pread
+ * and on bytes in memory (dk_open_mem, the fuzzer) alike, libelf's
+ * elf_memory would need a whole big dump in memory, and its elf_begin on
+ * a descriptor buys nothing for two fixed-layout tables.  The kernel
+ * image's symbols (kernel.c) are read with libelf.
+ *
+ * Physical reads go through the physical PT_LOADs (sorted by p_paddr;
+ * overlapping ones are refused).  The segments are also the library's
+ * page model: dump_avail is the list of segments, and every page of each
+ * is stored, so dk_phys_range, dk_run_next and npages answer as for a
+ * minidump.  Kernel virtual reads walk the hardware page tables found in
+ * the dumped memory from the kernel's symbols (--kernel), as libkvm
+ * does, or, in a virtual core, go through the virtual PT_LOADs.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "private.h"
+
+#define	ELFC_PAGE_SHIFT		12		/* every full-core arch */
+#define	ELFC_PT_DUMP_DELTA	0x6fb5d000u	/* arm aux header */
+#define	ELFC_MAX_PHNUM		65534u		/* PN_XNUM not handled */
+
+struct elfc_seg {
+	uint64_t	addr;		/* p_paddr, or p_vaddr if virtual */
+	uint64_t	filesz;
+	uint64_t	memsz;
+	uint64_t	off;		/* p_offset */
+	uint64_t	phoff;		/* where its program header is */
+};
+
+enum elfc_walk {
+	WALK_NONE = 0,
+	WALK_AMD64,
+	WALK_I386,
+	WALK_I386_PAE,
+	WALK_ARM,
+};
+
+struct dk_elfcore {
+	int		 is64;
+	struct elfc_seg	*phys;		/* sorted by addr */
+	size_t		 nphys;
+	struct elfc_seg	*virt;		/* sorted by addr */
+	size_t		 nvirt;
+	enum elfc_walk	 walk;
+	uint64_t	 root;		/* PA of the top page-table level */
+	int		 have_delta;
+	uint64_t	 delta_va, delta_pa;
+	uint64_t	 hdr_len;	/* ELF header to the first segment */
+};
+
+/* The layout of the two ELF classes: offsets and widths of the fields. */
+struct elfc_class {
+	unsigned	ehsize, phentsize;
+	unsigned	e_phoff, e_phentsize, e_phnum, word;
+	unsigned	p_offset, p_vaddr, p_paddr, p_filesz, p_memsz;
+};
+
+static const struct elfc_class cls32 = {
+	52, 32, 28, 42, 44, 4, 4, 8, 12, 16, 20,
+};
+static const struct elfc_class cls64 = {
+	64, 56, 32, 54, 56, 8, 8, 16, 24, 32, 40,
+};
+
+static enum dk_status
+elfc_probe(const struct dk_src *src, struct dk_err *err)
+{
+	uint8_t eh[18];
+	enum dk_endian e;
+
+	if (src->size < sizeof(eh))
+		return DK_NOMATCH;
+	if (dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", err) != DK_OK)
+		return err->code;
+	if (memcmp(eh, ELFMAG, SELFMAG) != 0 ||
+	    eh[EI_OSABI] != ELFOSABI_STANDALONE ||
+	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
+		return DK_NOMATCH;
+	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	if (dec_uint(eh + 16, 2, e) != ET_CORE)
+		return DK_NOMATCH;
+	return DK_OK;
+}
+
+static int
+seg_cmp(const void *a, const void *b)
+{
+	const struct elfc_seg *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Sort and refuse overlaps: an address must have one place in the file. */
+static enum dk_status
+sort_segs(struct dk_dump *d, struct elfc_seg *s, size_t n, const char *kind,
+    struct dk_err *err)
+{
+	qsort(s, n, sizeof(*s), seg_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (s[i].addr - s[i - 1].addr < s[i - 1].memsz)
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "the PT_LOAD at %s address %#jx overlaps the one "
+			    "at offset %#jx, [%#jx, %#jx)", d->src.name,
+			    (uintmax_t)s[i].phoff, kind, (uintmax_t)s[i].addr,
+			    (uintmax_t)s[i - 1].phoff,
+			    (uintmax_t)s[i - 1].addr,
+			    (uintmax_t)(s[i - 1].addr + s[i - 1].memsz));
+	return DK_OK;
+}
+
+static void
+add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size)
+{
+	struct dk_section *s;
+
+	if (d->info.nsections >= DK_MAX_SECTIONS)
+		return;
+	s = &d->info.sections[d->info.nsections++];
+	s->name = name;
+	s->offset = off;
+	s->size = size;
+	s->space = size;
+}
+
+/*
+ * The library's page model: dump_avail is the physical segments, and
+ * the pages of each are numbered on from the previous one's, as a
+ * minidump's bits are.  No bitmap is built: every page of a segment is
+ * stored, and a segment may declare far more memory than a truncated
+ * file holds.
+ */
+static enum dk_status
+page_model(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	uint64_t bit = 0, ps = d->page_size;
+
+	d->navail = c->nphys;
+	d->avail = calloc(c->nphys ? c->nphys : 1, sizeof(*d->avail));
+	d->avail_bit = calloc(c->nphys + 1, sizeof(*d->avail_bit));
+	if (d->avail == NULL || d->avail_bit == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	for (size_t i = 0; i < c->nphys; i++) {
+		const struct elfc_seg *s = &c->phys[i];
+		uint64_t first = s->addr >> d->page_shift;
+		uint64_t last = (s->addr + s->filesz + ps - 1) >> d->page_shift;
+
+		d->avail[i] = (struct dk_range){ s->addr, s->addr + s->filesz };
+		d->avail_bit[i] = bit;
+		bit += last - first;
+	}
+	d->avail_bit[c->nphys] = bit;
+	return DK_OK;
+}
+
+/* Count stored pages, and those the file holds whole. */
+static void
+count_pages(struct dk_dump *d, const struct elfc_seg *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pages = (s[i].filesz + d->page_size - 1) >>
+		    d->page_shift;
+		uint64_t have = 0;
+
+		if (s[i].off < d->src.size)
+			have = (d->src.size - s[i].off < s[i].filesz ?
+			    d->src.size - s[i].off : s[i].filesz) >>
+			    d->page_shift;
+		if (have == pages - 1 && s[i].filesz % d->page_size != 0 &&
+		    s[i].off + s[i].filesz <= d->src.size)
+			have = pages;
+		d->info.npages += pages;
+		d->info.npages_present += have;
+	}
+}
+
+/* Read a kernel variable of size bytes at physical address pa. */
+static enum dk_status
+read_var(struct dk_dump *d, const char *name, uint64_t pa, unsigned size,
+    uint64_t *v, struct dk_err *err)
+{
+	uint8_t b[8];
+	enum dk_status st;
+
+	if ((st = dk_read_pa(d, pa, b, size, err)) != DK_OK)
+		return dk_err_prefix(err, "%s: reading the kernel variable %s "
+		    "at physical address %#jx", d->src.name, name,
+		    (uintmax_t)pa);
+	*v = dec_uint(b, size, d->arch->endian);
+	return DK_OK;
+}
+
+/*
+ * Find the page-table root from the kernel's symbols, as libkvm does: a
+ * variable's PA is its address less kernbase (amd64, i386: the kernel is
+ * loaded at KERNBASE's PA 0), or less kernbase plus physaddr (arm, where
+ * PT_DUMP_DELTA gives both when present).
+ */
+static enum dk_status
+find_root(struct dk_dump *d, const char *kernel, struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	enum { S_KERNBASE, S_KPML4, S_PTD, S_PDPT, S_L1PA, S_PHYSADDR, S_N };
+	struct dk_ksym s[S_N] = {
+		[S_KERNBASE] = { "kernbase", 0, 0 },
+		[S_KPML4] = { "KPML4phys", 0, 0 },
+		[S_PTD] = { "IdlePTD", 0, 0 },
+		[S_PDPT] = { "IdlePDPT", 0, 0 },
+		[S_L1PA] = { "kernel_l1pa", 0, 0 },
+		[S_PHYSADDR] = { "physaddr", 0, 0 },
+	};
+	const char *fam = d->arch->family;
+	const char *need = NULL;
+	uint64_t kb, pa;
+	enum dk_status st;
+
+	if ((st = dk_kernel_symbols(kernel, s, S_N, err)) != DK_OK)
+		return st;
+	kb = s[S_KERNBASE].value;
+	if (s[S_KERNBASE].found)
+		d->info.kernbase = kb;
+	if (strcmp(fam, "amd64") == 0) {
+		if (!s[S_KERNBASE].found || !s[S_KPML4].found)
+			need = "kernbase and KPML4phys";
+		else if ((st = read_var(d, "KPML4phys", s[S_KPML4].value - kb,
+		    8, &c->root, err)) != DK_OK)
+			return st;
+		c->walk = WALK_AMD64;
+	} else if (strcmp(fam, "i386") == 0) {
+		int pae = s[S_PDPT].found;
+		unsigned k = pae ? S_PDPT : S_PTD;
+
+		if (!s[S_KERNBASE].found || !s[k].found)
+			need = "kernbase and IdlePDPT (PAE) or IdlePTD";
+		else if ((st = read_var(d, s[k].name, s[k].value - kb, 4,
+		    &c->root, err)) != DK_OK)
+			return st;
+		c->walk = pae ? WALK_I386_PAE : WALK_I386;
+	} else if (strcmp(fam, "arm") == 0) {
+		uint64_t phys = s[S_PHYSADDR].value;
+
+		if (c->have_delta) {
+			kb = c->delta_va;
+			phys = c->delta_pa;
+			d->info.kernbase = kb;
+		}
+		if (!s[S_L1PA].found || (!c->have_delta &&
+		    (!s[S_KERNBASE].found || !s[S_PHYSADDR].found)))
+			need = "kernel_l1pa, and kernbase and physaddr when the "
+			    "core has no PT_DUMP_DELTA header";
+		else if ((st = read_var(d, "kernel_l1pa", s[S_L1PA].value -
+		    kb + phys, 4, &c->root, err)) != DK_OK)
+			return st;
+		c->walk = WALK_ARM;
+	} else
+		return DK_OK;	/* virtual PT_LOADs or nothing to walk */
+	if (need != NULL) {
+		c->walk = WALK_NONE;
+		return dk_err_set(err, DK_EINVAL, "%s: the kernel's symbol "
+		    "table lacks %s, which a %s full ELF core needs to find "
+		    "its page tables", kernel, need, d->arch->name);
+	}
+	pa = c->root;
+	DK_TRACE(d, "page-table root at pa %#jx (kernbase %#jx)",
+	    (uintmax_t)pa, (uintmax_t)d->info.kernbase);
+	return DK_OK;
+}
+
+/* The architecture row: the core's ELF header, checked against options. */
+static enum dk_status
+choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
+    const struct dk_open_opts *o, struct dk_err *err)
+{
+	const struct dk_arch *want;
+	enum dk_status st;
+
+	if ((st = dk_arch_from_elf_header(eh, len, d->src.name, &d->arch,
+	    err)) != DK_OK)
+		return st;
+	d->info.arch_by = DK_BY_HEADER;
+	snprintf(d->arch_why, sizeof(d->arch_why), "the core's ELF header "
+	    "(e_machine %u, class %u, data %u)", (unsigned)dec_uint(eh + 18,
+	    2, d->arch->endian), eh[EI_CLASS], eh[EI_DATA]);
+	if (o == NULL)
+		return DK_OK;
+	if (o->arch != NULL) {
+		if ((want = dk_arch_by_name(o->arch)) == NULL)
+			return dk_err_set(err, DK_EINVAL, "unknown architecture "
+			    "'%s'", o->arch);
+		if (want != d->arch)
+			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			    "core's ELF header says %s, not %s (--arch)",
+			    d->src.name, d->arch->name, want->name);
+		d->info.arch_by = DK_BY_OPTION;
+		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s, as "
+		    "the core's ELF header says", o->arch);
+	}
+	if (o->kernel != NULL) {
+		if ((st = dk_arch_from_kernel(o->kernel, &want, err)) != DK_OK)
+			return st;
+		if (want != d->arch)
+			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			    "core's ELF header says %s, the kernel %s is %s",
+			    d->src.name, d->arch->name, o->kernel,
+			    want->name);
+		if (o->arch == NULL) {
+			d->info.arch_by = DK_BY_KERNEL;
+			snprintf(d->arch_why, sizeof(d->arch_why), "kernel ELF "
+			    "header of %s, as the core's ELF header says",
+			    o->kernel);
+		}
+	}
+	return DK_OK;
+}
+
+/*
+ * Set d up from the ELF header and program headers at hoff of d's file,
+ * hlen bytes of it (the whole file for a core; the source header note
+ * of a portable file), with the segments' data moved to start at data
+ * (UINT64_MAX: where p_offset says, a core).
+ */
+static enum dk_status
+elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
+    uint64_t hlen, uint64_t data, struct dk_err *err)
+{
+	uint8_t eh[64];
+	const struct elfc_class *k;
+	struct dk_elfcore *c;
+	enum dk_endian e;
+	uint64_t phoff, phend, allones, first = UINT64_MAX, last = 0;
+	unsigned phentsize, phnum;
+	uint8_t *ph = NULL;
+	enum dk_status st;
+
+	memset(eh, 0, sizeof(eh));
+	if (hoff > d->src.size || hlen > d->src.size - hoff)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the ELF "
+		    "headers [%#jx, +%#jx) extend past the end of the file",
+		    d->src.name, (uintmax_t)hoff, (uintmax_t)hoff,
+		    (uintmax_t)hlen);
+	if ((st = dk_src_pread(&d->src, eh, hlen < sizeof(eh) ? (size_t)hlen :
+	    sizeof(eh), hoff, "ELF header", err)) != DK_OK)
+		return st;
+	if (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %d: expected "
+		    "EI_CLASS 1 (32-bit) or 2 (64-bit), found %u", d->src.name,
+		    EI_CLASS, eh[EI_CLASS]);
+	k = eh[EI_CLASS] == ELFCLASS64 ? &cls64 : &cls32;
+	if (hlen < k->ehsize)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the ELF "
+		    "header needs %u bytes, there are %ju", d->src.name,
+		    (uintmax_t)hoff, k->ehsize, (uintmax_t)hlen);
+	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	if ((d->elf = c = calloc(1, sizeof(*c))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	c->is64 = k == &cls64;
+	allones = c->is64 ? UINT64_MAX : UINT32_MAX;
+	if ((st = choose_row(d, eh, k->ehsize, o, err)) != DK_OK)
+		return st;
+	phoff = dec_uint(eh + k->e_phoff, k->word, e);
+	phentsize = (unsigned)dec_uint(eh + k->e_phentsize, 2, e);
+	phnum = (unsigned)dec_uint(eh + k->e_phnum, 2, e);
+	if (phentsize != k->phentsize)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#x: expected "
+		    "e_phentsize %u for ELFCLASS%d, found %u", d->src.name,
+		    k->e_phentsize, k->phentsize, c->is64 ? 64 : 32,
+		    phentsize);
+	if (phnum == 0 || phnum > ELFC_MAX_PHNUM)
+		return dk_err_set(err, phnum == 0 ? DK_ECORRUPT : DK_EUNSUP,
+		    "%s: offset %#x: e_phnum %u: expected 1 to %u program "
+		    "headers", d->src.name, k->e_phnum, phnum,
+		    ELFC_MAX_PHNUM);
+	phend = phoff + (uint64_t)phnum * phentsize;
+	if (phoff > hlen || phend > hlen)
+		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the %u "
+		    "program headers at e_phoff %#jx end at %#jx, past the end "
+		    "of the %s at %#jx", d->src.name, (uintmax_t)(hoff +
+		    k->e_phoff), phnum, (uintmax_t)phoff, (uintmax_t)phend,
+		    data == UINT64_MAX ? "file" : "source header note",
+		    (uintmax_t)hlen);
+	if ((ph = malloc((size_t)(phend - phoff))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	c->phys = calloc(phnum, sizeof(*c->phys));
+	c->virt = calloc(phnum, sizeof(*c->virt));
+	if (c->phys == NULL || c->virt == NULL) {
+		free(ph);
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	}
+	if ((st = dk_src_pread(&d->src, ph, (size_t)(phend - phoff), hoff +
+	    phoff, "program headers", err)) != DK_OK) {
+		free(ph);
+		return st;
+	}
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *p = ph + (size_t)i * phentsize;
+		uint32_t type = (uint32_t)dec_uint(p, 4, e);
+		struct elfc_seg s;
+		uint64_t vaddr;
+
+		s.phoff = hoff + phoff + (uint64_t)i * phentsize;
+		s.off = dec_uint(p + k->p_offset, k->word, e);
+		vaddr = dec_uint(p + k->p_vaddr, k->word, e);
+		s.addr = dec_uint(p + k->p_paddr, k->word, e);
+		s.filesz = dec_uint(p + k->p_filesz, k->word, e);
+		s.memsz = dec_uint(p + k->p_memsz, k->word, e);
+		if (type == ELFC_PT_DUMP_DELTA) {
+			c->have_delta = 1;
+			c->delta_va = vaddr;
+			c->delta_pa = s.addr;
+			continue;
+		}
+		if (type != PT_LOAD || s.memsz == 0)
+			continue;
+		if (s.filesz > s.memsz || s.off + s.filesz < s.off) {
+			free(ph);
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "PT_LOAD with p_filesz %#jx larger than p_memsz "
+			    "%#jx or past 2^64 from p_offset %#jx",
+			    d->src.name, (uintmax_t)s.phoff,
+			    (uintmax_t)s.filesz, (uintmax_t)s.memsz,
+			    (uintmax_t)s.off);
+		}
+		if ((s.off | s.filesz | (s.addr == allones ? vaddr : s.addr)) &
+		    ((1u << ELFC_PAGE_SHIFT) - 1)) {
+			/* The kernel writes whole pages; so does the model. */
+			free(ph);
+			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			    "PT_LOAD with p_offset %#jx, address %#jx, "
+			    "p_filesz %#jx: expected multiples of 4096",
+			    d->src.name, (uintmax_t)s.phoff, (uintmax_t)s.off,
+			    (uintmax_t)(s.addr == allones ? vaddr : s.addr),
+			    (uintmax_t)s.filesz);
+		}
+		if (s.addr == allones) {
+			s.addr = vaddr;
+			if (s.addr + s.memsz - 1 < s.addr)
+				goto wrap;
+			c->virt[c->nvirt++] = s;
+		} else {
+			if (s.addr + s.memsz - 1 < s.addr)
+				goto wrap;
+			c->phys[c->nphys++] = s;
+		}
+		if (s.off < first)
+			first = s.off;
+		if (s.off + s.filesz > last)
+			last = s.off + s.filesz;
+		continue;
+wrap:
+		free(ph);
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: PT_LOAD "
+		    "[%#jx, +%#jx) wraps past the top of the address space",
+		    d->src.name, (uintmax_t)s.phoff, (uintmax_t)s.addr,
+		    (uintmax_t)s.memsz);
+	}
+	free(ph);
+	c->hdr_len = first != UINT64_MAX ? first : phend;
+	if (data != UINT64_MAX && c->hdr_len != hlen)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
+		    "source header note has %#jx bytes, but the core's first "
+		    "segment is at %#jx", d->src.name, (uintmax_t)hoff,
+		    (uintmax_t)hlen, (uintmax_t)c->hdr_len);
+	if (data != UINT64_MAX) {
+		/* A portable file: the data, verbatim, from data on. */
+		for (size_t i = 0; i < c->nphys; i++)
+			c->phys[i].off = c->phys[i].off - first + data;
+		for (size_t i = 0; i < c->nvirt; i++)
+			c->virt[i].off = c->virt[i].off - first + data;
+		first = data;
+	}
+	d->off_header = hoff;
+	d->off_pages = first != UINT64_MAX ? first : phend;
+	DK_TRACE(d, "%s core, %u program headers: %zu physical, %zu virtual "
+	    "PT_LOADs%s", d->arch->name, phnum, c->nphys, c->nvirt,
+	    c->have_delta ? ", PT_DUMP_DELTA" : "");
+	if ((st = sort_segs(d, c->phys, c->nphys, "physical", err)) != DK_OK ||
+	    (st = sort_segs(d, c->virt, c->nvirt, "virtual", err)) != DK_OK)
+		return st;
+	d->page_shift = ELFC_PAGE_SHIFT;
+	d->page_size = 1u << ELFC_PAGE_SHIFT;
+	d->info.format = "elf";
+	d->info.arch = d->arch->name;
+	d->info.arch_why = d->arch_why;
+	d->info.version = (uint32_t)dec_uint(eh + 20, 4, e);
+	d->info.endian = e;
+	d->info.page_size = (uint32_t)d->page_size;
+	if (c->have_delta)
+		d->info.kernbase = c->delta_va;
+	if (data == UINT64_MAX) {
+		add_section(d, "elf headers", 0, phend);
+		if (first != UINT64_MAX)
+			add_section(d, "pages", first, last - first);
+	}
+	count_pages(d, c->phys, c->nphys);
+	count_pages(d, c->virt, c->nvirt);
+	if ((st = page_model(d, err)) != DK_OK)
+		return st;
+	if (o != NULL && o->kernel != NULL &&
+	    (st = find_root(d, o->kernel, err)) != DK_OK)
+		return st;
+	return DK_OK;
+}
+
+static enum dk_status
+elfc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	return elfc_setup(d, o, 0, d->src.size, UINT64_MAX, err);
+}
+
+enum dk_status
+dk_elfcore_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen,
+    uint64_t data, struct dk_err *err)
+{
+	enum dk_decided by = d->info.arch_by;
+	char why[sizeof(d->arch_why)];
+	enum dk_status st;
+
+	/* What decided the architecture is the portable reader's to say. */
+	memcpy(why, d->arch_why, sizeof(why));
+	d->fmt = &dk_fmt_elf;
+	st = elfc_setup(d, NULL, hoff, hlen, data, err);
+	memcpy(d->arch_why, why, sizeof(why));
+	d->info.arch_by = by;
+	d->info.format = "portable-elf";
+	return st;
+}
+
+uint64_t
+dk_elfcore_header_len(const struct dk_dump *d)
+{
+	return d->elf != NULL ? d->elf->hdr_len : 0;
+}
+
+static void
+elfc_close(struct dk_dump *d)
+{
+	dk_md_close(d);
+	if (d->elf != NULL) {
+		free(d->elf->phys);
+		free(d->elf->virt);
+		free(d->elf);
+		d->elf = NULL;
+	}
+}
+
+/* The segment of s[0..n) holding addr, or NULL. */
+static const struct elfc_seg *
+find_seg(const struct elfc_seg *s, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < s[mid].addr)
+			hi = mid;
+		else if (addr - s[mid].addr >= s[mid].memsz)
+			lo = mid + 1;
+		else
+			return &s[mid];
+	}
+	return NULL;
+}
+
+/* File offset of addr inside segment s, or an error naming kind. */
+static enum dk_status
+seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
+    const char *kind, uint64_t *offp, struct dk_err *err)
+{
+	uint64_t off = s->off + (addr - s->addr);
+
+	if (addr - s->addr >= s->filesz)
+		return dk_err_set(err, DK_ENOTDUMPED, "%s address %#jx: in the "
+		    "PT_LOAD at offset %#jx but past its p_filesz %#jx",
+		    kind, (uintmax_t)addr, (uintmax_t)s->phoff,
+		    (uintmax_t)s->filesz);
+	if (off >= d->src.size)
+		return dk_err_set(err, DK_ETRUNC, "%s address %#jx: should be "
+		    "at offset %#jx, past the end of the truncated file at "
+		    "%#jx", kind, (uintmax_t)addr, (uintmax_t)off,
+		    (uintmax_t)d->src.size);
+	*offp = off;
+	return DK_OK;
+}
+
+static enum dk_status
+elfc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
+    struct dk_err *err)
+{
+	const struct elfc_seg *s = find_seg(d->elf->phys, d->elf->nphys, pa);
+
+	if (s == NULL)
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
+		    "is in no physical PT_LOAD of the core", (uintmax_t)pa);
+	return seg_offset(d, s, pa, "physical", offp, err);
+}
+
+static enum dk_status
+elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
+    struct dk_err *err)
+{
+	const struct dk_elfcore *c = d->elf;
+	const struct elfc_seg *s;
+
+	if (c->nvirt == 0)
+		return DK_NOMATCH;
+	if ((s = find_seg(c->virt, c->nvirt, va)) != NULL)
+		return seg_offset(d, s, va, "virtual", offp, err);
+	if (c->walk != WALK_NONE)
+		return DK_NOMATCH;
+	return dk_err_set(err, DK_ENOTDUMPED, "virtual address %#jx is in no "
+	    "virtual PT_LOAD of the core", (uintmax_t)va);
+}
+
+static enum dk_status
+elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+{
+	const struct dk_elfcore *c = d->elf;
+
+	switch (c->walk) {
+	case WALK_AMD64:
+		return dk_amd64_walk(d, c->root, va, pa, NULL, err);
+	case WALK_I386:
+	case WALK_I386_PAE:
+		return dk_i386_walk(d, c->root, c->walk == WALK_I386_PAE, va,
+		    pa, NULL, err);
+	case WALK_ARM:
+		return dk_arm_walk(d, c->root, va, pa, NULL, err);
+	case WALK_NONE:
+		break;
+	}
+	if (c->nvirt > 0)
+		return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: this "
+		    "virtual core stores kernel memory by virtual address, "
+		    "without physical addresses: it has no translation to give "
+		    "(read the address itself)", (uintmax_t)va);
+	if (strcmp(d->arch->family, "amd64") == 0 ||
+	    strcmp(d->arch->family, "i386") == 0 ||
+	    strcmp(d->arch->family, "arm") == 0)
+		return dk_err_set(err, DK_EINVAL, "virtual address %#jx: a full "
+		    "ELF core holds physical memory only; its page tables are "
+		    "found from the kernel's symbols: give --kernel FILE",
+		    (uintmax_t)va);
+	return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: dumpkit "
+	    "does not walk the page tables of a %s full ELF core",
+	    (uintmax_t)va, d->arch->name);
+}
+
+/* One run per physical PT_LOAD, in ascending physical order. */
+static int
+elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+    struct dk_run *run)
+{
+	const struct dk_elfcore *c = d->elf;
+
+	while (it->range < c->nphys && c->phys[it->range].filesz == 0)
+		it->range++;
+	if (it->range >= c->nphys)
+		return 0;
+	run->pa = c->phys[it->range].addr;
+	run->len = c->phys[it->range].filesz;
+	run->offset = c->phys[it->range].off;
+	it->range++;
+	return 1;
+}
+
+const struct dk_format_ops dk_fmt_elf = {
+	.name		= "elf",
+	.desc		= "FreeBSD full ELF core (debug.minidump=0)",
+	.probe		= elfc_probe,
+	.open		= elfc_open,
+	.close		= elfc_close,
+	.pa_offset	= elfc_pa_offset,
+	.kvtop		= elfc_kvtop,
+	.run_next	= elfc_run_next,
+	.va_offset	= elfc_va_offset,
+};

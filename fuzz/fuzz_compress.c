@@ -1,0 +1,117 @@
+/*
+ * fuzz_compress.c -- libFuzzer target for the compressed-stream decoder
+ * (formats/decompress.c) and its container rows.
+ *
+ * The input is decoded as each of gzip, zstd and xz (the magic decides
+ * for dk_open_mem, which then opens whatever the stream holds), and the
+ * answers are checked: an error has a message naming the input and a
+ * failure offset inside it, and leaves no descriptor; a success gives a
+ * file of exactly the size it reports.  A broken invariant aborts.
+ *
+ * A few bytes of zstd can ask for gigabytes of output (RLE blocks): the
+ * temporary files are bounded by RLIMIT_FSIZE, so that such an input is
+ * a clean DK_ESYS (EFBIG), not a slow fuzzer.
+ *
+ * Linked with libFuzzer (make fuzz) or with replay.c (make fuzz-replay).
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compress.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define	FZ_FSIZE_MAX	(64ull << 20)	/* bytes a temporary file may reach */
+
+#define	FZ_CHECK(cond) do {						\
+	if (!(cond))							\
+		fz_fail(__FILE__, __LINE__, #cond);			\
+} while (0)
+
+static void
+fz_fail(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
+	abort();
+}
+
+static void
+fz_limit(void)
+{
+	struct rlimit rl;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && (rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > FZ_FSIZE_MAX)) {
+		rl.rlim_cur = FZ_FSIZE_MAX;
+		(void)setrlimit(RLIMIT_FSIZE, &rl);
+	}
+}
+
+static void
+one(const struct dk_src *src, enum dk_comp k, int partial)
+{
+	struct dk_unz u;
+	struct dk_err err;
+	struct stat sb;
+	enum dk_status st;
+
+	dk_err_clear(&err);
+	st = dk_unz_file(src, k, partial, &u, &err);
+	if (st == DK_OK) {
+		FZ_CHECK(u.fd >= 0);
+		FZ_CHECK(fstat(u.fd, &sb) == 0);
+		FZ_CHECK((uint64_t)sb.st_size == u.size);
+		FZ_CHECK(u.members >= 1);
+		FZ_CHECK(u.in_end + u.padding == src->size);
+		close(u.fd);
+		return;
+	}
+	FZ_CHECK(err.code == st);
+	FZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)) != NULL);
+	FZ_CHECK(strncmp(err.msg, src->name, strlen(src->name)) == 0);
+	if (st == DK_ETRUNC || st == DK_ECORRUPT) {
+		FZ_CHECK(u.fail_off <= src->size);
+		FZ_CHECK(st != DK_ETRUNC || u.fail_off == src->size);
+		FZ_CHECK(partial ? u.fd >= 0 : u.fd == -1);
+	} else
+		FZ_CHECK(u.fd == -1);
+	if (u.fd >= 0) {
+		FZ_CHECK(fstat(u.fd, &sb) == 0);
+		FZ_CHECK((uint64_t)sb.st_size == u.size);
+		close(u.fd);
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dk_src src = { .fd = -1, .mem = data, .size = size,
+	    .name = "fuzz-input" };
+	enum dk_comp k = dk_comp_detect(data, size);
+	struct dk_dump *d;
+	struct dk_err err;
+
+	fz_limit();
+	/* The kind the magic names, partial and not; the others refuse. */
+	if (k != DK_COMP_NONE) {
+		one(&src, k, 0);
+		one(&src, k, 1);
+	}
+	for (int o = DK_COMP_GZIP; o <= DK_COMP_XZ; o++)
+		if (o != (int)k)
+			one(&src, (enum dk_comp)o, 0);
+	/* Through the container table, into whatever format it holds. */
+	if (dk_open_mem(data, size, "fuzz-input", NULL, &d, &err) == DK_OK) {
+		FZ_CHECK(k == DK_COMP_NONE || dk_nlayers(d) >= 1);
+		dk_close(d);
+	} else
+		FZ_CHECK(err.code != DK_OK && err.msg[0] != '\0');
+	return 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * fuzz_elf.c -- libFuzzer target: FreeBSD full ELF cores (fmt_elf.c),
+ * their dumpcheck rules (check_elf.c), the page-table walkers and the
+ * kernel symbol lookup (kernel.c).
+ *
+ * The seeds (fuzz/corpus/elf) are the first 64 KiB of a generated core
+ * of every full-ELF row of `dumpgen --list`, and the kernel images
+ * dumpgen --kernel-out writes.  For each input:
+ *
+ *  1. dk_open_mem: on success the page model must be consistent (runs
+ *     ascending, inside the file or reported truncated, npages the sum
+ *     of the runs for physical cores), and a read of the first bytes of
+ *     every run (at most FZ_RUNS), a few VA reads and every walker from
+ *     the first run's start must return a status, never crash;
+ *  2. dk_check_mem: every finding has a code the engine lists;
+ *  3. the input as a kernel image (through a memfd): dk_kernel_symbols
+ *     either fails with a message or finds each symbol at most once.
+ *
+ * A broken invariant aborts.  Linked with libFuzzer (make fuzz) or with
+ * replay.c (make fuzz-replay).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dkcheck.h"
+#include "private.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define	FZ_RUNS		256	/* runs read per input */
+
+#define	FZ_CHECK(cond) do {						\
+	if (!(cond))							\
+		fz_fail(__FILE__, __LINE__, #cond);			\
+} while (0)
+
+static void
+fz_fail(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
+	abort();
+}
+
+static void
+fz_finding(void *arg, const struct dk_finding *f)
+{
+	const struct dk_check_code *k;
+	int known = 0;
+
+	(void)arg;
+	for (size_t i = 0; (k = dk_check_code_at(i)) != NULL; i++)
+		known |= strcmp(k->code, f->code) == 0;
+	FZ_CHECK(known);
+	FZ_CHECK(memchr(f->msg, '\0', sizeof(f->msg)) != NULL);
+}
+
+static void
+fz_reads(struct dk_dump *d, size_t size)
+{
+	const struct dk_info *in = dk_info(d);
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_run r;
+	struct dk_err err;
+	uint64_t prev_end = 0, pages = 0, first = UINT64_MAX, pa;
+	uint8_t buf[64];
+	int n = 0;
+
+	FZ_CHECK(in->npages_present <= in->npages);
+	while (dk_run_next(d, &it, &r)) {
+		FZ_CHECK(r.len > 0 && r.pa >= prev_end);
+		FZ_CHECK(r.pa + r.len - 1 >= r.pa);
+		prev_end = r.pa + r.len;
+		pages += (r.len + in->page_size - 1) / in->page_size;
+		if (first == UINT64_MAX)
+			first = r.pa;
+		if (n++ < FZ_RUNS) {
+			enum dk_status st = dk_read_pa(d, r.pa, buf,
+			    r.len < sizeof(buf) ? (size_t)r.len : sizeof(buf),
+			    &err);
+
+			FZ_CHECK(st == DK_OK || st == DK_ETRUNC);
+			FZ_CHECK(st != DK_OK || r.offset < size);
+		}
+	}
+	FZ_CHECK(pages <= in->npages);
+	for (uint64_t va = 0; va < 4; va++) {
+		uint64_t a = va * 0x40001000ull + (first != UINT64_MAX ?
+		    first : 0);
+
+		(void)dk_read_va(d, a, buf, sizeof(buf), &err);
+		(void)dk_read_va(d, 0xffffffff80000000ull + a, buf, 8, &err);
+	}
+	if (first != UINT64_MAX && d->arch != NULL) {
+		for (uint64_t va = 0; va < 8; va++) {
+			uint64_t a = va * 0x1f3001000ull ^ 0xffffffff80201000ull;
+
+			(void)dk_amd64_walk(d, first, a, &pa, NULL, &err);
+			(void)dk_i386_walk(d, first, 0, a & 0xffffffff, &pa,
+			    NULL, &err);
+			(void)dk_i386_walk(d, first, 1, a & 0xffffffff, &pa,
+			    NULL, &err);
+			(void)dk_arm_walk(d, first, a & 0xffffffff, &pa, NULL,
+			    &err);
+		}
+	}
+}
+
+static void
+fz_kernel(const uint8_t *data, size_t size)
+{
+	struct dk_ksym s[] = {
+		{ "kernbase", 0, 0 }, { "KPML4phys", 0, 0 },
+		{ "IdlePTD", 0, 0 }, { "kernel_l1pa", 0, 0 },
+	};
+	struct dk_err err;
+	char path[64];
+	int fd = memfd_create("fuzz-elf-kernel", MFD_CLOEXEC);
+	enum dk_status st;
+
+	FZ_CHECK(fd >= 0);
+	FZ_CHECK(write(fd, data, size) == (ssize_t)size);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	dk_err_clear(&err);
+	st = dk_kernel_symbols(path, s, DK_ARRAY_LEN(s), &err);
+	if (st != DK_OK)
+		FZ_CHECK(err.code == st && err.msg[0] != '\0');
+	close(fd);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dk_dump *d = NULL;
+	struct dk_err err;
+	struct dk_check_result res;
+	struct dk_check_opts co = { .quick = 1, .finding = fz_finding };
+	enum dk_status st;
+
+	st = dk_open_mem(data, size, "fuzz-input", NULL, &d, &err);
+	if (st == DK_OK) {
+		fz_reads(d, size);
+		dk_close(d);
+	} else {
+		FZ_CHECK(d == NULL && err.code == st);
+		FZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)) != NULL);
+	}
+	(void)dk_check_mem(data, size, "fuzz-input", &co, &res, &err);
+	fz_kernel(data, size);
+	return 0;
+}
