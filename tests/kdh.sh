@@ -208,7 +208,7 @@ expect_exit "--device-size too small: exit 3" 3 "at least" \
     "$BIN/dumpgen" --arch amd64 --mem 32M --compact --container device --device-size 64K -f -o "$T/x"
 expect_exit "--block-size 1000: exit 3" 3 "power of two" \
     "$BIN/dumpgen" --arch amd64 --block-size 1000 -o "$T/x"
-expect_exit "an existing output without --force: exit 3" 3 "file exists" \
+expect_exit "an existing output without --force: exit 2, as without --container" 2 "file exists" \
     "$BIN/dumpgen" --arch amd64 --container device -o "$T/dev"
 gen --arch amd64 --container device --device-size 16M -o "$T/big"
 [ "$(stat -c %s "$T/big")" -eq 16777216 ] && python3 "$T/kdh.py" "$T/big" 512 new >/dev/null &&
