@@ -2241,8 +2241,16 @@ content_check(struct ck *c)
 	struct dk_run_iter it = { 0, 0 };
 	struct dk_run r;
 	uint64_t page = d->page_size;
-	uint64_t pend = d->off_pages + (d->info.npages_present <<
-	    d->page_shift);
+	/*
+	 * A minidump's (and sparc64's) pages are packed from off_pages: what
+	 * lies past the stored ones is not read.  A full ELF core's
+	 * segments are where their program headers say, in any order: each
+	 * run is read as far as the file goes (elfcore.load-past-eof
+	 * reports the rest).
+	 */
+	int scattered = d->fmt == &dk_fmt_elf, pattern = c->o->pattern;
+	uint64_t pend = scattered ? d->src.size : d->off_pages +
+	    (d->info.npages_present << d->page_shift);
 	struct dk_digest g;
 	struct acc bad = { 0, 0, "" }, ioerr = { 0, 0, "" };
 	uint8_t *buf = malloc(CK_CHUNK), *exp = malloc((size_t)page);
@@ -2254,8 +2262,25 @@ content_check(struct ck *c)
 	}
 	if (c->o->checksum)
 		dk_digest_init(&g, (size_t)page);
+	/*
+	 * Which pages of a full ELF core hold page tables, the fixture
+	 * generator knows and the core does not say: --pattern would call
+	 * them mismatches.  Say so rather than compare (the test suite
+	 * compares full cores with the generator's model).
+	 */
+	if (c->o->pattern && scattered) {
+		emit(c, "check.incomplete", UINT64_MAX, 1, "--pattern is not "
+		    "applied to a full ELF core: its page-table pages cannot "
+		    "be told from the others without the fixture's model");
+		pattern = 0;
+	}
 	c->progress_total = d->info.npages_present << d->page_shift;
-	while (dk_run_next(d, &it, &r) && r.offset < pend) {
+	while (dk_run_next(d, &it, &r)) {
+		if (r.offset >= pend) {
+			if (scattered)
+				continue;
+			break;
+		}
 		if (r.offset + r.len > pend)
 			r.len = pend - r.offset;
 		for (uint64_t done = 0; done < r.len; done += CK_CHUNK) {
@@ -2276,7 +2301,7 @@ content_check(struct ck *c)
 
 				if (c->o->checksum)
 					dk_digest_page(&g, pa, buf + p);
-				if (!c->o->pattern || paset_has(&c->pt, pa))
+				if (!pattern || paset_has(&c->pt, pa))
 					continue;
 				dk_pattern_fill(c->o->seed, pa, exp,
 				    (size_t)page);
@@ -2413,6 +2438,10 @@ elfcore_run(struct ck *c, const char *path, const void *mem, size_t len,
 	}
 	res->version = dk_info(c->d)->version;
 	res->npages_present = dk_info(c->d)->npages_present;
+	/* The pages, as for any dump: --pattern, --checksum. */
+	res->deep = 1;
+	if (!c->o->quick)
+		content_check(c);
 	return DK_OK;
 }
 
@@ -2555,6 +2584,9 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 		    "the portable format: its program headers load, and its "
 		    "layout rules (elfcore.*) are checked on the native core "
 		    "(dumpconv --to native)");
+		res->deep = 1;
+		if (!c->o->quick)
+			content_check(c);
 		return DK_OK;
 	}
 	if ((st = elf ? portable_raw(c, err) : native_raw(c, err)) != DK_OK)
