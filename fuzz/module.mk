@@ -51,8 +51,16 @@ $(B)/fuzz/fuzz_elfmini.o: fuzz/fuzz_minidump.c
 
 .PHONY: fuzz-replay $(FUZZ_REPLAY_RUNS) fuzz-tools fuzz-seed
 fuzz-replay: $(FUZZ_REPLAY_RUNS)
+# The readers' exercise (fuzz_minidump, and fuzz_elfmini, which adds the
+# conversions) opens whatever the library opens: the other formats'
+# corpora are replayed through it too.
+FUZZ_ALSO_minidump := fuzz/corpus/elf fuzz/corpus/sparc64 fuzz/corpus/kdh \
+		      fuzz/corpus/compress
+FUZZ_ALSO_elfmini  := $(FUZZ_ALSO_minidump)
+
 $(FUZZ_REPLAY_RUNS): fuzz-replay-%: $(B)/fuzz/replay_%
-	$< $(if $(filter 1,$(FUZZ_SKIP_KNOWN)),-x crash-) $(call fuzz_corpus,$*)
+	$< $(if $(filter 1,$(FUZZ_SKIP_KNOWN)),-x crash-) $(call fuzz_corpus,$*) \
+	    $(FUZZ_ALSO_$(patsubst fuzz_%,%,$*))
 
 fuzz-tools: $(FUZZ_REPLAY_TESTS) $(B)/fuzz/seedshrink
 
