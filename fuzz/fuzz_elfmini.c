@@ -181,20 +181,10 @@ fz_convert(const uint8_t *data, size_t size)
 		 * payload of the kerneldumpheader layers around it (a
 		 * decompressed stream is not in the input to compare).
 		 */
-		uint64_t base = 0, end = size;
-		int raw = 1;
+		uint64_t base, end;
 
-		for (size_t i = 0; i < dk_nlayers(d); i++) {
-			const struct dk_layer_info *l = dk_layer(d, i);
-
-			if (strcmp(l->kind, "kerneldumpheader") != 0)
-				raw = 0;
-			else {
-				base += l->offset;
-				end = base + l->size;
-			}
-		}
-		if (minidump && n1 != NULL && raw) {
+		if (minidump && n1 != NULL &&
+		    raw_window(d, size, &base, &end)) {
 			FZ_CHECK(end <= size && (uint64_t)len1 == end - base);
 			FZ_CHECK(memcmp(n1, data + base, (size_t)len1) == 0);
 		}

@@ -150,20 +150,23 @@ check_ranges(const struct fz *z)
  * must return the input's bytes at that page's file offset.
  */
 /*
- * Where the dump stream starts in the input: 0 for a plain dump, the
- * payload's offset inside kerneldumpheader layers (windows of the same
- * bytes).  0 (no comparison) when a layer decompressed the stream.
+ * Where the dump stream of d lies in the input: [0, size) for a plain
+ * dump, the payload inside kerneldumpheader layers (windows of the same
+ * bytes).  0 (nothing to compare) when a layer decompressed the stream.
  */
 static int
-raw_base(const struct fz *z, uint64_t *base)
+raw_window(const struct dk_dump *d, uint64_t size, uint64_t *base,
+    uint64_t *end)
 {
 	*base = 0;
-	for (size_t i = 0; i < dk_nlayers(z->d); i++) {
-		const struct dk_layer_info *l = dk_layer(z->d, i);
+	*end = size;
+	for (size_t i = 0; i < dk_nlayers(d); i++) {
+		const struct dk_layer_info *l = dk_layer(d, i);
 
 		if (l == NULL || strcmp(l->kind, "kerneldumpheader") != 0)
 			return 0;
 		*base += l->offset;
+		*end = *base + l->size;
 	}
 	return 1;
 }
@@ -173,7 +176,7 @@ read_pa(const struct fz *z, uint64_t pa, size_t len)
 {
 	struct dk_err err;
 	enum dk_status st;
-	uint64_t off, base;
+	uint64_t off, base, end;
 
 	if (len > z->bufsz)
 		len = z->bufsz;
@@ -185,7 +188,7 @@ read_pa(const struct fz *z, uint64_t pa, size_t len)
 	check_err(st, &err);
 	FZ_CHECK(st == DK_OK);
 	if ((pa & (z->in->page_size - 1)) + len <= z->in->page_size &&
-	    raw_base(z, &base)) {
+	    raw_window(z->d, z->size, &base, &end)) {
 		FZ_CHECK(base <= z->size && off <= z->size - base &&
 		    len <= z->size - base - off);
 		FZ_CHECK(memcmp(z->buf, z->data + base + off, len) == 0);
