@@ -81,7 +81,9 @@ static const struct dk_arch arches[] = {
 	/* sparc64: no minidump; its own dump format (fmt_sparc64.c). */
 	{ .name = "sparc64", .aliases = "sparcv9", .family = "sparc64",
 	  .endian = DK_BE, .elf_machine = EM_SPARCV9,
-	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = NULL },
+	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = NULL,
+	  .no_elfcore = "FreeBSD/sparc64 wrote its own dump format (8 KiB "
+	  "pages, a TSB), never full ELF cores" },
 };
 
 DK_EXPORT const struct dk_arch *

@@ -295,6 +295,10 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 	if ((st = dk_arch_from_elf_header(eh, len, d->src.name, &d->arch,
 	    err)) != DK_OK)
 		return st;
+	if (d->arch->no_elfcore != NULL)
+		return dk_err_set(err, DK_EUNSUP, "%s: offset 18: e_machine "
+		    "%u is %s: %s", d->src.name, (unsigned)dec_uint(eh + 18, 2,
+		    d->arch->endian), d->arch->name, d->arch->no_elfcore);
 	d->info.arch_by = DK_BY_HEADER;
 	snprintf(d->arch_why, sizeof(d->arch_why), "the core's ELF header "
 	    "(e_machine %u, class %u, data %u)", (unsigned)dec_uint(eh + 18,

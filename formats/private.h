@@ -257,6 +257,7 @@ struct dk_arch {
 	uint32_t	 elf_flags_mask;	/* e_flags bits that select the row */
 	uint32_t	 elf_flags;	/* their value in the kernel's e_flags */
 	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
+	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
 };
 
 /* The row of the family with byte order e, or NULL. */

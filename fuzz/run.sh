@@ -51,6 +51,10 @@ status=0
     "$@" "$work" > "$FUZZ_B/$name.log" 2>&1 || status=$?
 tail -n 25 "$FUZZ_B/$name.log"
 if [ "$status" -ne 0 ]; then
+	# The tail may be all stack frames: name the cause and the seed
+	# (rerun with -seed=N on the same corpus to reproduce).
+	grep -E -m 8 'Seed:|invariant broken|ERROR:|runtime error|SUMMARY' \
+	    "$FUZZ_B/$name.log" >&2 || true
 	echo "fuzz: $name FAILED (exit $status); log: $FUZZ_B/$name.log," \
 	    "inputs: $(ls "$art"/"$name"-* 2>/dev/null | tr '\n' ' ')" >&2
 	exit "$status"

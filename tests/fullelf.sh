@@ -241,5 +241,21 @@ if out=$("$BIN/dumpgen" --format elf --arch powerpc --mem 32M --seed $SEED \
 else
 	no "powerpc: dumpgen --container leading" "$out"
 fi
+# e_machine EM_SPARCV9 (43) on a 64-bit big-endian core: FreeBSD/sparc64
+# never wrote ELF cores (FORMATS.md 5), so the reader refuses it rather
+# than reading 8 KiB-page memory as 4 KiB pages (found by fuzz_sparc64).
+f=$T/sparc64.core
+if "$BIN/dumpgen" --format elf --arch powerpc64 --mem 32M --seed $SEED -q \
+    -o "$f" 2>/dev/null && printf '\000\053' |
+    dd of="$f" bs=1 seek=18 conv=notrunc 2>/dev/null; then
+	out=$("$BIN/dumpinfo" "$f" 2>&1); st=$?
+	case $st:$out in
+	[1-9]*:*"offset 18: e_machine 43 is sparc64"*"never full ELF cores"*)
+		ok "a sparc64 ELF core is refused at offset 18 (exit $st)" ;;
+	*)	no "a sparc64 ELF core is refused at offset 18" "$st: $out" ;;
+	esac
+else
+	no "a powerpc64 core to patch into sparc64" ""
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
