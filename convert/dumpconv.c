@@ -25,7 +25,8 @@
 #define	PROGRESS_MIN	(256ull << 20)	/* show progress above this size */
 
 static const char usage_text[] =
-"usage: dumpconv [--to elf|native|tar] [--no-virtual] [--force] [-q] [-v]\n"
+"usage: dumpconv [--to elf|native|tar] [--no-virtual] [--drop-zero]\n"
+"                [--force] [-q] [-v]\n"
 "                [--compress gzip|zstd|xz]\n"
 "                [--arch ARCH] [--kernel FILE] INPUT -o OUTPUT\n"
 "       dumpconv --info [--to elf|native] INPUT\n"
@@ -41,6 +42,8 @@ static const char help_text[] =
 "  -o, --output FILE    where to write; - for standard output\n"
 "  -f, --force          replace OUTPUT if it exists\n"
 "      --no-virtual     leave out the kernel-map PT_LOAD segments\n"
+"      --drop-zero      leave out a full ELF core's pages of zeros (they\n"
+"                       read as zeros, and come back with --to native)\n"
 "  -z, --compress gzip|zstd|xz  compress the output (one stream, fixed\n"
 "                       level: gzip 6, zstd 3, xz 6); see below\n"
 "  -i, --info           print what would be written; write nothing\n"
@@ -353,6 +356,7 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-virtual", no_argument, NULL, 'N' },
+		{ "drop-zero", no_argument, NULL, 'Z' },
 		{ "compress", required_argument, NULL, 'z' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "arch", required_argument, NULL, 'a' },
@@ -394,6 +398,9 @@ main(int argc, char **argv)
 			break;
 		case 'N':
 			o.flags |= DK_ELFMINI_NO_VIRTUAL;
+			break;
+		case 'Z':
+			o.flags |= DK_ELFMINI_DROP_ZERO;
 			break;
 		case 'z':
 			if ((o.compress = dk_comp_by_name(optarg)) ==

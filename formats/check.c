@@ -1768,6 +1768,19 @@ portable_raw(struct ck *c, struct dk_err *err)
 	memcpy(arch, em->info + 16, 16);
 	arch[16] = '\0';
 	row = dk_arch_by_name(arch);
+	if (em_info(em, 0, 4) == 1 && (em_info(em, 4, 4) == 2 ||
+	    em_info(em, 4, 4) == 3)) {
+		/*
+		 * A sparc64 dump or a full core in the portable format: they
+		 * are checked once the reader opens them, and this one did
+		 * not.  Its reason is the finding.
+		 */
+		emit(c, "elf.note", em->info_off, 1, "a portable %s that does "
+		    "not open: %s", em_info(em, 4, 4) == 2 ? "sparc64 dump" :
+		    "full ELF core", unprefixed(c, c->openerr.msg));
+		em_header_check(c, em, NULL);
+		return DK_OK;
+	}
 	if (em_info(em, 0, 4) != 1 || em_info(em, 4, 4) != 1)
 		emit(c, "elf.note", em->info_off, 1, "info note: expected "
 		    "version 1 of source format 1 (minidump), found version "
@@ -2276,6 +2289,14 @@ content_check(struct ck *c)
 	}
 	c->progress_total = d->info.npages_present << d->page_shift;
 	while (dk_run_next(d, &it, &r)) {
+		if (r.offset == DK_OFF_ZERO) {	/* dumped as zeros, left out */
+			memset(buf, 0, (size_t)page);
+			for (uint64_t p = 0; c->o->checksum && p < r.len;
+			    p += page)
+				dk_digest_page(&g, r.pa + p, buf);
+			progress(c, r.len);
+			continue;
+		}
 		if (r.offset >= pend) {
 			if (scattered)
 				continue;

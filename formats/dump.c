@@ -326,6 +326,13 @@ dk_read_pa(struct dk_dump *d, uint64_t pa, void *buf, size_t len,
 			return st;
 		if (n > len)
 			n = len;
+		if (off == DK_OFF_ZERO) {	/* dumped as zeros, left out */
+			memset(p, 0, n);
+			p += n;
+			pa += n;
+			len -= n;
+			continue;
+		}
 		/* Extend over following pages that are adjacent in the file. */
 		while (n < len && n < DK_READ_CHUNK &&
 		    d->fmt->pa_offset(d, pa + n, &next, err) == DK_OK &&
@@ -371,9 +378,12 @@ dk_read_va(struct dk_dump *d, uint64_t va, void *buf, size_t len,
 			uint64_t last;
 
 			if (d->fmt->va_offset(d, va + n - 1, &last, err) !=
-			    DK_OK || last != pa + n - 1)
+			    DK_OK || (pa == DK_OFF_ZERO ? last != pa :
+			    last != pa + n - 1))
 				n = 1;	/* the page spans two segments */
-			if ((st = dk_src_pread(&d->src, p, n, pa, "virtual "
+			if (pa == DK_OFF_ZERO)
+				memset(p, 0, n);
+			else if ((st = dk_src_pread(&d->src, p, n, pa, "virtual "
 			    "page data", err)) != DK_OK)
 				return dk_err_prefix(err, "virtual address "
 				    "%#jx", (uintmax_t)va);

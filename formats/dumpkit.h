@@ -255,15 +255,26 @@ enum dk_status	dk_kvtop(struct dk_dump *, uint64_t va, uint64_t *pa,
 /* Read len bytes of kernel virtual memory at va. */
 enum dk_status	dk_read_va(struct dk_dump *, uint64_t va, void *buf,
 		    size_t len, struct dk_err *);
-/* File offset of the byte at physical address pa, if it is dumped. */
+/*
+ * File offset of the byte at physical address pa, if it is dumped;
+ * DK_OFF_ZERO if it was dumped as zeros that the file leaves out.
+ */
 enum dk_status	dk_pa_offset(struct dk_dump *, uint64_t pa, uint64_t *off,
 		    struct dk_err *);
+
+/*
+ * An offset that is not in the file: the pages were dumped, every byte
+ * of them zero, and the file leaves them out (a portable file written
+ * by dumpconv --drop-zero).  Reads return zeros.
+ */
+#define	DK_OFF_ZERO	UINT64_MAX
 
 /* A run of dumped pages, contiguous in physical memory and in the file. */
 struct dk_run {
 	uint64_t	pa;		/* first physical address */
 	uint64_t	len;		/* bytes */
-	uint64_t	offset;		/* file offset of the first byte */
+	uint64_t	offset;		/* file offset of the first byte, or
+					   DK_OFF_ZERO: a run of zeros */
 };
 
 /* Iterator state for dk_run_next(); zero it to start. */

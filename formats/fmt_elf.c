@@ -63,7 +63,33 @@ struct dk_elfcore {
 	int		 have_delta;
 	uint64_t	 delta_va, delta_pa;
 	uint64_t	 hdr_len;	/* ELF header to the first segment */
+	/*
+	 * A portable file written with --drop-zero: bit i of keep is set if
+	 * page i of the core's data extent (its bytes from the first
+	 * segment to the end of the core) is stored, clear if it was all
+	 * zero and left out.  Segment offsets stay in extent terms (data
+	 * plus the position in the extent); ext_off() maps them to the
+	 * file.  dropped == 0: every page is stored, offsets are the file's.
+	 */
+	int		 dropped;
+	struct dk_bitmap keep;
+	uint64_t	 data;		/* where the stored pages start */
+	uint64_t	 ext_size;	/* bytes in the core's data extent */
 };
+
+/* The file offset of extent position pos (>= c->data), or DK_OFF_ZERO. */
+static uint64_t
+ext_off(const struct dk_elfcore *c, uint64_t pos)
+{
+	uint64_t x = pos - c->data, i = x >> ELFC_PAGE_SHIFT;
+
+	if (!c->dropped)
+		return pos;
+	if (!dk_bitmap_test(&c->keep, i))
+		return DK_OFF_ZERO;
+	return c->data + (dk_bitmap_rank(&c->keep, i) << ELFC_PAGE_SHIFT) +
+	    (x & ((1u << ELFC_PAGE_SHIFT) - 1));
+}
 
 /* The layout of the two ELF classes: offsets and widths of the fields. */
 struct elfc_class {
@@ -173,19 +199,19 @@ page_model(struct dk_dump *d, struct dk_err *err)
 
 /* Count stored pages, and those the file holds whole. */
 static void
-count_pages(struct dk_dump *d, const struct elfc_seg *s, size_t n)
+count_pages(struct dk_dump *d, const struct elfc_seg *s, size_t n,
+    uint64_t size)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t pages = (s[i].filesz + d->page_size - 1) >>
 		    d->page_shift;
 		uint64_t have = 0;
 
-		if (s[i].off < d->src.size)
-			have = (d->src.size - s[i].off < s[i].filesz ?
-			    d->src.size - s[i].off : s[i].filesz) >>
-			    d->page_shift;
+		if (s[i].off < size)
+			have = (size - s[i].off < s[i].filesz ?
+			    size - s[i].off : s[i].filesz) >> d->page_shift;
 		if (have == pages - 1 && s[i].filesz % d->page_size != 0 &&
-		    s[i].off + s[i].filesz <= d->src.size)
+		    s[i].off + s[i].filesz <= size)
 			have = pages;
 		d->info.npages += pages;
 		d->info.npages_present += have;
@@ -336,14 +362,83 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 }
 
 /*
+ * Load the page-keep bitmap note of a portable file (docs/portable-elf-
+ * minidump.md, 6.4): the core's data extent size, then one bit per page
+ * of it in 64-bit words of the file's byte order.  The note's size must
+ * be what the extent needs and the stored pages must fill the file from
+ * data on exactly, so the bitmap's memory is bounded by the note's.
+ */
+static enum dk_status
+load_keep(struct dk_dump *d, const struct dk_range *keep, uint64_t data,
+    struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	enum dk_endian e = d->arch->endian;
+	uint64_t size = keep->end - keep->start, ext, npages, nwords, stored;
+	uint64_t ps = 1u << ELFC_PAGE_SHIFT;
+	uint8_t buf[65536];
+	enum dk_status st;
+
+	if (size < 8 || (st = dk_src_pread(&d->src, buf, 8, keep->start,
+	    "page-keep note", err)) != DK_OK)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
+		    "a page-keep note of at least 8 bytes, found %ju",
+		    d->src.name, (uintmax_t)keep->start, (uintmax_t)size);
+	ext = dec_uint(buf, 8, e);
+	npages = (ext >> ELFC_PAGE_SHIFT) + ((ext & (ps - 1)) != 0);
+	nwords = (npages + 63) / 64;
+	if (size != 8 + nwords * 8)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
+		    "page-keep note has %ju bytes; a data extent of %#jx bytes "
+		    "(%ju pages) needs 8 + %ju", d->src.name,
+		    (uintmax_t)keep->start, (uintmax_t)size, (uintmax_t)ext,
+		    (uintmax_t)npages, (uintmax_t)(nwords * 8));
+	if ((st = dk_bitmap_init(&c->keep, npages, err)) != DK_OK)
+		return st;
+	for (uint64_t done = 0; done < nwords * 8; ) {
+		size_t n = nwords * 8 - done < sizeof(buf) ?
+		    (size_t)(nwords * 8 - done) : sizeof(buf);
+
+		if ((st = dk_src_pread(&d->src, buf, n, keep->start + 8 + done,
+		    "page-keep bitmap", err)) != DK_OK)
+			return st;
+		dk_bitmap_load(&c->keep, done, buf, n, 8, e);
+		done += n;
+	}
+	if ((st = dk_bitmap_index(&c->keep, err)) != DK_OK)
+		return st;
+	if (dk_bitmap_rank(&c->keep, npages) != c->keep.count)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
+		    "page-keep bitmap has bits set past its last page, %ju",
+		    d->src.name, (uintmax_t)(keep->start + 8 + npages / 8),
+		    (uintmax_t)npages);
+	stored = c->keep.count << ELFC_PAGE_SHIFT;
+	if ((ext & (ps - 1)) != 0 && dk_bitmap_test(&c->keep, npages - 1))
+		stored -= ps - (ext & (ps - 1));
+	if (data > d->src.size || stored != d->src.size - data)
+		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
+		    "page-keep bitmap stores %ju pages, %#jx bytes from "
+		    "data_offset %#jx; the file has %#jx there", d->src.name,
+		    (uintmax_t)keep->start, (uintmax_t)c->keep.count,
+		    (uintmax_t)stored, (uintmax_t)data,
+		    (uintmax_t)(data <= d->src.size ? d->src.size - data : 0));
+	c->dropped = 1;
+	c->data = data;
+	c->ext_size = ext;
+	return DK_OK;
+}
+
+/*
  * Set d up from the ELF header and program headers at hoff of d's file,
  * hlen bytes of it (the whole file for a core; the source header note
  * of a portable file), with the segments' data moved to start at data
- * (UINT64_MAX: where p_offset says, a core).
+ * (UINT64_MAX: where p_offset says, a core) and, if keep is not NULL,
+ * the page-keep bitmap note at [keep->start, keep->end) of the file.
  */
 static enum dk_status
 elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
-    uint64_t hlen, uint64_t data, struct dk_err *err)
+    uint64_t hlen, uint64_t data, const struct dk_range *keep,
+    struct dk_err *err)
 {
 	uint8_t eh[64];
 	const struct elfc_class *k;
@@ -516,8 +611,12 @@ wrap:
 		if (first != UINT64_MAX)
 			add_section(d, "pages", first, last - first);
 	}
-	count_pages(d, c->phys, c->nphys);
-	count_pages(d, c->virt, c->nvirt);
+	if (keep != NULL && (st = load_keep(d, keep, first, err)) != DK_OK)
+		return st;
+	count_pages(d, c->phys, c->nphys, c->dropped ? c->data +
+	    c->ext_size : d->src.size);
+	count_pages(d, c->virt, c->nvirt, c->dropped ? c->data +
+	    c->ext_size : d->src.size);
 	if ((st = page_model(d, err)) != DK_OK)
 		return st;
 	if (o != NULL && o->kernel != NULL &&
@@ -529,12 +628,12 @@ wrap:
 static enum dk_status
 elfc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
-	return elfc_setup(d, o, 0, d->src.size, UINT64_MAX, err);
+	return elfc_setup(d, o, 0, d->src.size, UINT64_MAX, NULL, err);
 }
 
 enum dk_status
 dk_elfcore_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen,
-    uint64_t data, struct dk_err *err)
+    uint64_t data, const struct dk_range *keep, struct dk_err *err)
 {
 	enum dk_decided by = d->info.arch_by;
 	char why[sizeof(d->arch_why)];
@@ -543,7 +642,7 @@ dk_elfcore_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen,
 	/* What decided the architecture is the portable reader's to say. */
 	memcpy(why, d->arch_why, sizeof(why));
 	d->fmt = &dk_fmt_elf;
-	st = elfc_setup(d, NULL, hoff, hlen, data, err);
+	st = elfc_setup(d, NULL, hoff, hlen, data, keep, err);
 	memcpy(d->arch_why, why, sizeof(why));
 	d->info.arch_by = by;
 	d->info.format = "portable-elf";
@@ -556,6 +655,15 @@ dk_elfcore_header_len(const struct dk_dump *d)
 	return d->elf != NULL ? d->elf->hdr_len : 0;
 }
 
+const struct dk_bitmap *
+dk_elfcore_keep(const struct dk_dump *d, uint64_t *ext_size)
+{
+	if (d->elf == NULL || !d->elf->dropped)
+		return NULL;
+	*ext_size = d->elf->ext_size;
+	return &d->elf->keep;
+}
+
 static void
 elfc_close(struct dk_dump *d)
 {
@@ -563,6 +671,7 @@ elfc_close(struct dk_dump *d)
 	if (d->elf != NULL) {
 		free(d->elf->phys);
 		free(d->elf->virt);
+		dk_bitmap_free(&d->elf->keep);
 		free(d->elf);
 		d->elf = NULL;
 	}
@@ -592,6 +701,7 @@ static enum dk_status
 seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
     const char *kind, uint64_t *offp, struct dk_err *err)
 {
+	const struct dk_elfcore *c = d->elf;
 	uint64_t off = s->off + (addr - s->addr);
 
 	if (addr - s->addr >= s->filesz)
@@ -599,6 +709,16 @@ seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
 		    "PT_LOAD at offset %#jx but past its p_filesz %#jx",
 		    kind, (uintmax_t)addr, (uintmax_t)s->phoff,
 		    (uintmax_t)s->filesz);
+	if (c->dropped) {
+		if (off - c->data >= c->ext_size)
+			return dk_err_set(err, DK_ETRUNC, "%s address %#jx: "
+			    "should be at %#jx of the core's data, past its "
+			    "end at %#jx", kind, (uintmax_t)addr,
+			    (uintmax_t)(off - c->data),
+			    (uintmax_t)c->ext_size);
+		*offp = ext_off(c, off);
+		return DK_OK;
+	}
 	if (off >= d->src.size)
 		return dk_err_set(err, DK_ETRUNC, "%s address %#jx: should be "
 		    "at offset %#jx, past the end of the truncated file at "
@@ -671,21 +791,49 @@ elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 	    (uintmax_t)va, d->arch->name);
 }
 
-/* One run per physical PT_LOAD, in ascending physical order. */
+/*
+ * One run per physical PT_LOAD, in ascending physical order; in a file
+ * with pages left out, the PT_LOAD is cut where stored pages and left-out
+ * ones (offset DK_OFF_ZERO) alternate.  it->next_bit is the number of
+ * bytes of the current segment already returned.
+ */
 static int
 elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
     struct dk_run *run)
 {
 	const struct dk_elfcore *c = d->elf;
+	const struct elfc_seg *s;
+	uint64_t x, i, j, end;
+	int kept;
 
-	while (it->range < c->nphys && c->phys[it->range].filesz == 0)
+	while (it->range < c->nphys &&
+	    it->next_bit >= c->phys[it->range].filesz) {
 		it->range++;
+		it->next_bit = 0;
+	}
 	if (it->range >= c->nphys)
 		return 0;
-	run->pa = c->phys[it->range].addr;
-	run->len = c->phys[it->range].filesz;
-	run->offset = c->phys[it->range].off;
-	it->range++;
+	s = &c->phys[it->range];
+	run->pa = s->addr + it->next_bit;
+	if (!c->dropped || s->off + it->next_bit - c->data >= c->ext_size) {
+		/* Past the end of a truncated core's data: past the file's. */
+		run->len = s->filesz - it->next_bit;
+		run->offset = !c->dropped ? s->off + it->next_bit : d->src.size +
+		    (s->off + it->next_bit - c->data - c->ext_size);
+		it->next_bit = s->filesz;
+		return 1;
+	}
+	x = s->off + it->next_bit - c->data;
+	i = x >> ELFC_PAGE_SHIFT;
+	kept = dk_bitmap_test(&c->keep, i);
+	j = dk_bitmap_next(&c->keep, i + 1, !kept);
+	end = j >= c->keep.nbits ? s->filesz : (j << ELFC_PAGE_SHIFT) -
+	    (s->off - c->data);
+	if (end > s->filesz)
+		end = s->filesz;
+	run->len = end - it->next_bit;
+	run->offset = ext_off(c, s->off + it->next_bit);
+	it->next_bit = end;
 	return 1;
 }
 

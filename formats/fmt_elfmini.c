@@ -63,6 +63,7 @@ enum {
 #define	FLAG_DMAP	0x1u
 #define	FLAG_VIRTUAL	0x2u
 #define	FLAG_TRUNCATED	0x4u
+#define	FLAG_DROPPED	0x8u	/* zero pages left out (page-keep note) */
 
 static uint64_t
 align_up(uint64_t x, uint64_t a)
@@ -207,9 +208,9 @@ struct em_kind {
 	enum dk_status	(*residue)(struct dk_dump *, struct plan *,
 			    struct dk_err *);
 	/* The kind's notes after the info note: their size, their bytes. */
-	uint64_t	(*notes_size)(const struct dk_dump *);
-	enum dk_status	(*notes)(struct dk_dump *, struct dk_sink *,
-			    struct dk_err *);
+	uint64_t	(*notes_size)(const struct dk_dump *, const struct plan *);
+	enum dk_status	(*notes)(struct dk_dump *, const struct plan *,
+			    struct dk_sink *, struct dk_err *);
 	/* Write the native file (the residue is in the plan). */
 	enum dk_status	(*rebuild)(struct dk_dump *, struct dk_sink *,
 			    const struct plan *, struct dk_err *);
@@ -526,6 +527,16 @@ struct plan {
 	uint64_t		 shoff;		/* 0: no section header */
 	uint64_t		 nph;
 	unsigned		 flags;
+	/*
+	 * Pages of a full core's data extent the file stores (set) or
+	 * leaves out as zeros (clear): own, if --drop-zero found them here
+	 * (the source's runs are then cut by it), or the source's own
+	 * page-keep note; NULL if every page is stored.
+	 */
+	const struct dk_bitmap	*keep;
+	uint64_t		 ext_size;
+	struct dk_bitmap	 own;
+	int			 scan;
 };
 
 static void
@@ -533,6 +544,120 @@ plan_free(struct plan *pl)
 {
 	free(pl->virt);
 	free(pl->res);
+	dk_bitmap_free(&pl->own);
+}
+
+/* Is the page of len bytes at p all zero? */
+static int
+all_zero(const uint8_t *p, size_t len)
+{
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
+}
+
+/*
+ * --drop-zero on a full core: one pass over its data extent (the bytes
+ * from d->off_pages to the end of the file) marks the pages that are not
+ * all zero; the partial last page is always kept.  The bitmap is one
+ * bit per page: metadata, 32 MiB per TiB of core.
+ */
+static enum dk_status
+scan_zero(struct dk_dump *d, struct plan *pl, struct dk_err *err)
+{
+	uint64_t ext = d->src.size - d->off_pages, ps = d->page_size;
+	uint64_t npages = (ext + ps - 1) / ps, kept = 0;
+	size_t chunk = 1u << 20;
+	uint8_t *buf;
+	enum dk_status st;
+
+	if ((st = dk_bitmap_init(&pl->own, npages, err)) != DK_OK)
+		return st;
+	if ((buf = malloc(chunk)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	for (uint64_t done = 0; done < ext; done += chunk) {
+		size_t n = ext - done < chunk ? (size_t)(ext - done) : chunk;
+
+		if ((st = dk_src_pread(&d->src, buf, n, d->off_pages + done,
+		    "page data", err)) != DK_OK) {
+			free(buf);
+			return st;
+		}
+		for (size_t k = 0; k < n; k += (size_t)ps) {
+			size_t len = n - k < ps ? n - k : (size_t)ps;
+
+			if (len < ps || !all_zero(buf + k, len)) {
+				dk_bitmap_set(&pl->own, (done + k) / ps);
+				kept += len;
+			}
+		}
+	}
+	free(buf);
+	if ((st = dk_bitmap_index(&pl->own, err)) != DK_OK)
+		return st;
+	pl->keep = &pl->own;
+	pl->ext_size = ext;
+	pl->scan = 1;
+	pl->present = kept;
+	return DK_OK;
+}
+
+/*
+ * The source's stored pages as pieces of the new file: physically
+ * contiguous, each either stored (off: its offset in the new file) or
+ * left out as zeros (off DK_OFF_ZERO).  Runs of a source scanned for
+ * --drop-zero are cut where the plan's bitmap changes.
+ */
+struct piece {
+	uint64_t	pa, len, off;
+};
+
+struct piece_iter {
+	struct dk_run_iter	it;
+	struct dk_run		r;
+	uint64_t		done;
+	int			have;
+};
+
+static int
+piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
+    struct piece *p)
+{
+	uint64_t pend = d->off_pages + (pl->scan ? pl->ext_size :
+	    pl->present), data = pl->p.data_offset, ps = d->page_size;
+	uint64_t x, i, j, n;
+	int kept;
+
+	if (!pi->have || pi->done >= pi->r.len) {
+		if (!dk_run_next(d, &pi->it, &pi->r))
+			return 0;
+		pi->have = 1;
+		pi->done = 0;
+		if (pi->r.offset == DK_OFF_ZERO) {
+			*p = (struct piece){ pi->r.pa, pi->r.len, DK_OFF_ZERO };
+			pi->done = pi->r.len;
+			return 1;
+		}
+		if (pi->r.offset >= pend)
+			return 0;
+		if (pi->r.offset + pi->r.len > pend)
+			pi->r.len = pend - pi->r.offset;
+	}
+	if (!pl->scan) {
+		*p = (struct piece){ pi->r.pa, pi->r.len, data +
+		    (pi->r.offset - d->off_pages) };
+		pi->done = pi->r.len;
+		return 1;
+	}
+	x = pi->r.offset + pi->done - d->off_pages;
+	i = x / ps;
+	kept = dk_bitmap_test(pl->keep, i);
+	j = dk_bitmap_next(pl->keep, i + 1, !kept);
+	n = j * ps - x;
+	if (n > pi->r.len - pi->done)
+		n = pi->r.len - pi->done;
+	*p = (struct piece){ pi->r.pa + pi->done, n, kept ? data +
+	    dk_bitmap_rank(pl->keep, i) * ps + x % ps : DK_OFF_ZERO };
+	pi->done += n;
+	return 1;
 }
 
 static enum dk_status
@@ -668,15 +793,16 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 	return DK_OK;
 }
 
+static enum dk_status phys_phdrs(struct dk_dump *, struct plan *,
+		    struct dk_sink *, struct dk_err *);
+
 static enum dk_status
 make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
     struct dk_err *err)
 {
-	struct dk_run_iter it = { 0, 0 };
 	struct dk_kmap_iter kit = { 0, 0, 0 };
-	struct dk_run r;
 	struct dk_kmap_run kr;
-	uint64_t notes = 0, cap = 0, pend;
+	uint64_t notes = 0, cap = 0;
 	enum dk_status st;
 
 	memset(pl, 0, sizeof(*pl));
@@ -686,9 +812,18 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 		    "convert to the portable format yet", d->src.name,
 		    d->info.format != NULL ? d->info.format : "?");
 	pl->present = pl->kind->present(d);
-	pend = d->off_pages + pl->present;
-	while (dk_run_next(d, &it, &r) && r.offset < pend)
-		pl->p.nphys++;
+	if ((pl->keep = dk_elfcore_keep(d, &pl->ext_size)) == NULL &&
+	    (flags & DK_ELFMINI_DROP_ZERO)) {
+		if (pl->kind->id != SOURCE_ELFCORE)
+			return dk_err_set(err, DK_EUNSUP, "%s: --drop-zero "
+			    "leaves out the zero pages of a full ELF core; a "
+			    "%s's pages are kept as its own format stores them",
+			    d->src.name, pl->kind->name);
+		if ((st = scan_zero(d, pl, err)) != DK_OK)
+			return st;
+	}
+	if ((st = phys_phdrs(d, pl, NULL, err)) != DK_OK)
+		return st;
 	while (!(flags & DK_ELFMINI_NO_VIRTUAL) &&
 	    dk_kmap_next(d, &kit, &kr, err)) {
 		if (pl->p.nvirt == cap) {
@@ -711,7 +846,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 
 	/* Notes: info, then the source kind's, then the residue. */
 	notes += 12 + NOTE_NAMESZ + INFO_SIZE;
-	notes += pl->kind->notes_size(d);
+	notes += pl->kind->notes_size(d, pl);
 	if (pl->nres > 0) {
 		notes += 12 + NOTE_NAMESZ;
 		for (size_t i = 0; i < pl->nres; i++)
@@ -752,7 +887,7 @@ dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
 static enum dk_status
 put_phdr(struct dk_sink *s, enum dk_endian e, uint32_t type, uint32_t flags,
     uint64_t off, uint64_t vaddr, uint64_t paddr, uint64_t size,
-    uint64_t align, struct dk_err *err)
+    uint64_t memsz, uint64_t align, struct dk_err *err)
 {
 	uint8_t ph[PHDR_SIZE];
 
@@ -762,7 +897,7 @@ put_phdr(struct dk_sink *s, enum dk_endian e, uint32_t type, uint32_t flags,
 	enc_uint(ph + 16, 8, e, vaddr);
 	enc_uint(ph + 24, 8, e, paddr);
 	enc_uint(ph + 32, 8, e, size);
-	enc_uint(ph + 40, 8, e, size);
+	enc_uint(ph + 40, 8, e, memsz);
 	enc_uint(ph + 48, 8, e, align);
 	return dk_sink_write(s, ph, sizeof(ph), err);
 }
@@ -834,15 +969,62 @@ kernel_displacement(const struct dk_dump *d)
 	return (uint64_t)d->kerndisp;
 }
 
+/*
+ * The physical PT_LOADs: one per piece of stored pages, a piece of
+ * zeros left out becoming the tail of the segment before it (p_memsz
+ * past p_filesz, which ELF readers read as zeros) or a segment of its
+ * own with p_filesz 0.  With s NULL, only count them into the plan.
+ */
+static enum dk_status
+phys_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	struct piece_iter pi = { { 0, 0 }, { 0, 0, 0 }, 0, 0 };
+	struct piece p, cur = { 0, 0, 0 };
+	uint64_t fsz = 0, n = 0, next_off = pl->p.data_offset;
+	int have = 0;
+	enum dk_status st = DK_OK;
+
+	for (;;) {
+		int more = piece_next(d, pl, &pi, &p);
+
+		if (have && more && p.off == DK_OFF_ZERO &&
+		    p.pa == cur.pa + cur.len) {
+			cur.len += p.len;	/* zeros: the segment's tail */
+			continue;
+		}
+		if (have) {
+			n++;
+			if (s != NULL)
+				st = put_phdr(s, d->arch->endian, PT_LOAD,
+				    PF_R | PF_W | PF_X, cur.off, seg_vaddr(d,
+				    dmap_va(d, cur.pa)), cur.pa, fsz, cur.len,
+				    d->page_size, err);
+			if (st != DK_OK)
+				return st;
+		}
+		if (!more)
+			break;
+		cur = p;
+		have = 1;
+		fsz = p.off == DK_OFF_ZERO ? 0 : p.len;
+		if (p.off == DK_OFF_ZERO)
+			cur.off = next_off;
+		else
+			next_off = p.off + p.len;
+	}
+	if (s == NULL)
+		pl->p.nphys = n;
+	return DK_OK;
+}
+
 static enum dk_status
 write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
     struct dk_err *err)
 {
 	enum dk_endian e = d->arch->endian;
 	uint8_t eh[EHDR_SIZE] = { 0 }, info[INFO_SIZE] = { 0 };
-	struct dk_run_iter it = { 0, 0 };
-	struct dk_run r;
-	uint64_t pend = d->off_pages + pl->present, data = pl->p.data_offset;
+	uint64_t data = pl->p.data_offset;
 	uint32_t flags;
 	enum dk_status st;
 
@@ -868,14 +1050,9 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 
 	/* Program headers: the notes, physical runs, the kernel map. */
 	st = put_phdr(s, e, PT_NOTE, 0, pl->notes_off, 0, 0, pl->p.notes_size,
-	    4, err);
-	while (st == DK_OK && dk_run_next(d, &it, &r) && r.offset < pend) {
-		if (r.offset + r.len > pend)
-			r.len = pend - r.offset;
-		st = put_phdr(s, e, PT_LOAD, PF_R | PF_W | PF_X, data +
-		    (r.offset - d->off_pages), seg_vaddr(d, dmap_va(d, r.pa)),
-		    r.pa, r.len, d->page_size, err);
-	}
+	    pl->p.notes_size, 4, err);
+	if (st == DK_OK)
+		st = phys_phdrs(d, pl, s, err);
 	for (uint64_t i = 0; st == DK_OK && i < pl->p.nvirt; i++) {
 		const struct dk_kmap_run *v = &pl->virt[i];
 
@@ -883,7 +1060,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 		    ((v->prot & DK_PROT_W) ? PF_W : 0) |
 		    ((v->prot & DK_PROT_X) ? PF_X : 0),
 		    data + (v->offset - d->off_pages), seg_vaddr(d, v->va),
-		    v->pa, v->len, d->page_size, err);
+		    v->pa, v->len, v->len, d->page_size, err);
 	}
 	if (st == DK_OK && pl->shoff != 0) {
 		uint8_t sh[SHDR_SIZE] = { 0 };
@@ -899,7 +1076,8 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	/* Notes. */
 	flags = (d->info.has_dmap ? FLAG_DMAP : 0) |
 	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : FLAG_VIRTUAL) |
-	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0);
+	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0) |
+	    (pl->keep != NULL ? FLAG_DROPPED : 0);
 	enc_uint(info, 4, e, INFO_VERSION);
 	enc_uint(info + 4, 4, e, pl->kind->id);
 	enc_uint(info + 8, 4, e, d->info.version);
@@ -920,7 +1098,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	if ((st = put_note_head(s, e, NT_DK_INFO, INFO_SIZE, err)) != DK_OK ||
 	    (st = dk_sink_write(s, info, sizeof(info), err)) != DK_OK)
 		return st;
-	st = pl->kind->notes(d, s, err);
+	st = pl->kind->notes(d, pl, s, err);
 	if (st == DK_OK && pl->nres > 0) {
 		uint64_t sz = 0;
 
@@ -948,8 +1126,21 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	if (st == DK_OK)
 		st = dk_sink_zero(s, data - s->pos, err);
 
-	/* The pages, as the source stores them. */
-	if (st == DK_OK)
+	/* The pages, as the source stores them, less those left out. */
+	if (st == DK_OK && pl->scan) {
+		uint64_t ps = d->page_size, n = pl->own.nbits;
+
+		for (uint64_t i = dk_bitmap_next(&pl->own, 0, 1); st == DK_OK &&
+		    i < n; i = dk_bitmap_next(&pl->own, i, 1)) {
+			uint64_t j = dk_bitmap_next(&pl->own, i, 0);
+			uint64_t end = j * ps < pl->ext_size ? j * ps :
+			    pl->ext_size;
+
+			st = dk_sink_copy(s, &d->src, d->off_pages + i * ps,
+			    end - i * ps, err);
+			i = j;
+		}
+	} else if (st == DK_OK)
 		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
 	if (st == DK_OK)
 		st = dk_sink_finish(s, err);
@@ -1094,10 +1285,11 @@ residue_minidump(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 }
 
 static uint64_t
-notes_size_minidump(const struct dk_dump *d)
+notes_size_minidump(const struct dk_dump *d, const struct plan *pl)
 {
 	uint64_t n = 0;
 
+	(void)pl;
 	n += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
 	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
 	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
@@ -1109,10 +1301,12 @@ notes_size_minidump(const struct dk_dump *d)
 }
 
 static enum dk_status
-notes_minidump(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+notes_minidump(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
+    struct dk_err *err)
 {
 	enum dk_status st;
 
+	(void)pl;
 	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header, d->page_size,
 	    err);
 	if (st == DK_OK)
@@ -1156,18 +1350,21 @@ present_sparc64(const struct dk_dump *d)
 }
 
 static uint64_t
-notes_size_sparc64(const struct dk_dump *d)
+notes_size_sparc64(const struct dk_dump *d, const struct plan *pl)
 {
 	const struct dk_sp64 *s = d->priv;
 
+	(void)pl;
 	return 12 + NOTE_NAMESZ + align_up(s->hdr_size, 4);
 }
 
 static enum dk_status
-notes_sparc64(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+notes_sparc64(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
+    struct dk_err *err)
 {
 	const struct dk_sp64 *sp = d->priv;
 
+	(void)pl;
 	return copy_note(s, d, NT_DK_SOURCE_HEADER, sp->hdr_off,
 	    sp->hdr_size, err);
 }
@@ -1197,8 +1394,7 @@ rebuild_sparc64(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
 static int
 row_elfcore(const struct dk_arch *a)
 {
-	(void)a;
-	return 1;
+	return a->no_elfcore == NULL;
 }
 
 static int
@@ -1212,6 +1408,7 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 {
 	const struct em_note *hn = &c->notes[NT_DK_SOURCE_HEADER];
 	uint64_t ioff = c->notes[NT_DK_INFO].off, data, stored;
+	struct dk_range keep = { 0, 0 };
 	enum dk_status st;
 
 	data = dec_uint(c->info + 88, 8, c->e);
@@ -1224,7 +1421,12 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		    "data_offset %#jx is not a page-aligned offset inside the "
 		    "file of %#jx bytes", d->src.name, (uintmax_t)(ioff + 88),
 		    (uintmax_t)data, (uintmax_t)d->src.size);
-	if ((st = dk_elfcore_load(d, hn->off, hn->size, data, err)) != DK_OK)
+	if (c->notes[NT_DK_BITMAP].seen) {
+		keep.start = c->notes[NT_DK_BITMAP].off;
+		keep.end = keep.start + c->notes[NT_DK_BITMAP].size;
+	}
+	if ((st = dk_elfcore_load(d, hn->off, hn->size, data,
+	    c->notes[NT_DK_BITMAP].seen ? &keep : NULL, err)) != DK_OK)
 		return st;
 	if (d->arch != c->row)
 		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
@@ -1254,29 +1456,79 @@ present_elfcore(const struct dk_dump *d)
 	return d->src.size - d->off_pages;
 }
 
+/* The page-keep note's descriptor: extent size, then 64-bit words. */
 static uint64_t
-notes_size_elfcore(const struct dk_dump *d)
+keep_note_size(const struct plan *pl)
 {
-	return 12 + NOTE_NAMESZ + align_up(dk_elfcore_header_len(d), 4);
+	return pl->keep == NULL ? 0 : 8 + (pl->keep->nbits + 63) / 64 * 8;
+}
+
+static uint64_t
+notes_size_elfcore(const struct dk_dump *d, const struct plan *pl)
+{
+	return 12 + NOTE_NAMESZ + align_up(dk_elfcore_header_len(d), 4) +
+	    (pl->keep != NULL ? 12 + NOTE_NAMESZ + keep_note_size(pl) : 0);
 }
 
 static enum dk_status
-notes_elfcore(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
+notes_elfcore(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
+    struct dk_err *err)
 {
-	return copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header,
+	enum dk_endian e = d->arch->endian;
+	uint8_t buf[4096];
+	enum dk_status st;
+
+	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header,
 	    dk_elfcore_header_len(d), err);
+	if (st != DK_OK || pl->keep == NULL)
+		return st;
+	if ((st = put_note_head(s, e, NT_DK_BITMAP, keep_note_size(pl),
+	    err)) != DK_OK)
+		return st;
+	enc_uint(buf, 8, e, pl->ext_size);
+	if ((st = dk_sink_write(s, buf, 8, err)) != DK_OK)
+		return st;
+	for (uint64_t done = 0; st == DK_OK && done < keep_note_size(pl) - 8;
+	    done += sizeof(buf)) {
+		size_t n = keep_note_size(pl) - 8 - done < sizeof(buf) ?
+		    (size_t)(keep_note_size(pl) - 8 - done) : sizeof(buf);
+
+		dk_bitmap_store(pl->keep, done, buf, n, 8, e);
+		st = dk_sink_write(s, buf, n, err);
+	}
+	return st;
 }
 
+/*
+ * The core: its headers, then its data extent, pages left out written
+ * back as the zeros they were.
+ */
 static enum dk_status
 rebuild_elfcore(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
     struct dk_err *err)
 {
+	uint64_t ps = d->page_size, stored = 0;
 	enum dk_status st;
 
 	st = dk_sink_copy(s, &d->src, d->off_header,
 	    dk_elfcore_header_len(d), err);
-	if (st == DK_OK)
-		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+	if (st != DK_OK || pl->keep == NULL)
+		return st != DK_OK ? st : dk_sink_copy(s, &d->src,
+		    d->off_pages, pl->present, err);
+	for (uint64_t i = 0; st == DK_OK && i < pl->keep->nbits; ) {
+		int kept = dk_bitmap_test(pl->keep, i);
+		uint64_t j = dk_bitmap_next(pl->keep, i, !kept);
+		uint64_t len = (j * ps < pl->ext_size ? j * ps :
+		    pl->ext_size) - i * ps;
+
+		if (kept) {
+			st = dk_sink_copy(s, &d->src, d->off_pages + stored,
+			    len, err);
+			stored += len;
+		} else
+			st = dk_sink_zero(s, len, err);
+		i = j;
+	}
 	return st;
 }
 

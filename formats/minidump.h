@@ -74,6 +74,7 @@ enum dk_status	dk_sink_finish(struct dk_sink *, struct dk_err *);
 
 /* dk_elfmini_write() flags. */
 #define	DK_ELFMINI_NO_VIRTUAL	0x1u	/* no virtual PT_LOAD segments */
+#define	DK_ELFMINI_DROP_ZERO	0x2u	/* leave out a full core's zero pages */
 
 /* Write d (a minidump or a portable file) as a portable ELF minidump. */
 enum dk_status	dk_elfmini_write(struct dk_dump *, struct dk_sink *,

@@ -722,12 +722,18 @@ enum dk_status	dk_arm_walk(struct dk_dump *, uint64_t root, uint64_t va,
 /*
  * The portable format's view of a full ELF core: load one whose ELF and
  * program headers (hlen bytes) are at hoff and whose segment data starts
- * at data of d's file; the bytes from the ELF header to the first
- * segment (the source header blob of a conversion).
+ * at data of d's file, with pages left out as the page-keep note at
+ * [keep->start, keep->end) says (NULL: none left out); the bytes from the
+ * ELF header to the first segment (the source header blob of a
+ * conversion); the page-keep bitmap and the core's data extent size, or
+ * NULL if every page is stored.
  */
 enum dk_status	dk_elfcore_load(struct dk_dump *, uint64_t hoff, uint64_t hlen,
-		    uint64_t data, struct dk_err *);
+		    uint64_t data, const struct dk_range *keep,
+		    struct dk_err *);
 uint64_t	dk_elfcore_header_len(const struct dk_dump *);
+const struct dk_bitmap *dk_elfcore_keep(const struct dk_dump *,
+		    uint64_t *ext_size);
 
 /* dumpcheck's rules for full ELF cores (check_elf.c). */
 typedef void	(*dk_elfcore_emit_fn)(void *, const char *code, uint64_t off,

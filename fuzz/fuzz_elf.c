@@ -83,7 +83,12 @@ fz_reads(struct dk_dump *d, size_t size)
 			    &err);
 
 			FZ_CHECK(st == DK_OK || st == DK_ETRUNC);
-			FZ_CHECK(st != DK_OK || r.offset < size);
+			FZ_CHECK(st != DK_OK || r.offset < size ||
+			    r.offset == DK_OFF_ZERO);
+			/* Pages left out as zeros read as zeros. */
+			for (size_t k = 0; r.offset == DK_OFF_ZERO && st ==
+			    DK_OK && k < sizeof(buf) && k < r.len; k++)
+				FZ_CHECK(buf[k] == 0);
 		}
 	}
 	FZ_CHECK(pages <= in->npages);

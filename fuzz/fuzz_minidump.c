@@ -187,6 +187,12 @@ read_pa(const struct fz *z, uint64_t pa, size_t len)
 	st = dk_pa_offset(z->d, pa, &off, &err);
 	check_err(st, &err);
 	FZ_CHECK(st == DK_OK);
+	if (off == DK_OFF_ZERO) {	/* left out as zeros: reads as zeros */
+		for (size_t k = 0; k < len && k < z->in->page_size -
+		    (pa & (z->in->page_size - 1)); k++)
+			FZ_CHECK(z->buf[k] == 0);
+		return;
+	}
 	if ((pa & (z->in->page_size - 1)) + len <= z->in->page_size &&
 	    raw_window(z->d, z->size, &base, &end)) {
 		FZ_CHECK(base <= z->size && off <= z->size - base &&

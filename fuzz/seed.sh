@@ -158,8 +158,13 @@ while read -r arch var; do
 	head -c 65536 "$tmp/core" > "$ec/$arch-$var.core"
 	cp "$tmp/kern" "$ec/$arch-$var.kern"
 	n=$((n + 2))
+	# Its portable conversion with the zero pages left out (a page-keep
+	# note, PT_LOADs with p_memsz past p_filesz).
+	"$DUMPCONV" -q -f --drop-zero "$ec/$arch-$var.core" \
+	    -o "$ec/$arch-$var.z.elf" && n=$((n + 1))
 done < "$tmp/elflist"
-echo "seed: $ec: $n full ELF cores and kernel images"
+echo "seed: $ec: $n full ELF cores, their --drop-zero conversions and" \
+    "kernel images"
 
 # fuzz/corpus/kdh: kerneldumpheader containers around the amd64-v3
 # minidump seed, built by fuzz/seed_kdh.py from FORMATS.md 3 (device

@@ -80,6 +80,7 @@ load_segments(struct ctx *c)
 	Elf *e;
 	GElf_Ehdr eh;
 	size_t nph;
+	uint64_t nload = 0;	/* PT_LOADs so far: the first nphys are physical */
 	int rc = -1;
 
 	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE) {
@@ -123,13 +124,18 @@ load_segments(struct ctx *c)
 				}
 			continue;
 		}
-		if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
+		/*
+		 * The stored bytes only: libkdumpfile 0.5.1 reports the
+		 * pages past p_filesz (zeros that dumpconv --drop-zero left
+		 * out) as not found; a segment may have none stored.
+		 */
+		if (ph.p_type != PT_LOAD || ++nload == 0 || ph.p_filesz == 0)
 			continue;
 		c->seg[c->nseg].paddr = ph.p_paddr;
 		c->seg[c->nseg].vaddr = ph.p_vaddr;
 		c->seg[c->nseg].size = ph.p_filesz;
 		c->seg[c->nseg].align = ph.p_align;
-		c->seg[c->nseg].virt = c->nseg >= c->nphys;
+		c->seg[c->nseg].virt = nload > c->nphys;
 		c->nseg++;
 	}
 	rc = c->nseg > 0 ? 0 : -1;

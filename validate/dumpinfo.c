@@ -211,7 +211,11 @@ print_text(struct dk_dump *d, const struct opts *o)
 		printf("\nruns of dumped pages:\n");
 	while (dk_run_next(d, &it, &run)) {
 		nruns++;
-		if (o->verbose)
+		if (o->verbose && run.offset == DK_OFF_ZERO)
+			printf("  pa %#014jx - %#014jx zeros, left out of the "
+			    "file\n", (uintmax_t)run.pa,
+			    (uintmax_t)(run.pa + run.len));
+		else if (o->verbose)
 			printf("  pa %#014jx - %#014jx at offset %#jx\n",
 			    (uintmax_t)run.pa, (uintmax_t)(run.pa + run.len),
 			    (uintmax_t)run.offset);
