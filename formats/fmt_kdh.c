@@ -567,6 +567,11 @@ dk_kdh_locate(const struct dk_src *src, struct dk_kdh_info *k, uint8_t *raw,
 
 		if ((st = read_hdr(src, th, tb, &t, err)) == DK_NOMATCH)
 			continue;
+		/* A damaged "trailer" in the pages of a known stream. */
+		if (st != DK_OK && known_stream(src)) {
+			dk_err_clear(err);
+			continue;
+		}
 		if (st != DK_OK)
 			return st;
 		for (int p = DK_KDH_DEVICE; p <= DK_KDH_DEVICE_OLD; p++) {
@@ -594,8 +599,10 @@ dk_kdh_locate(const struct dk_src *src, struct dk_kdh_info *k, uint8_t *raw,
 				return place(src, k, lb, pl, lh, data, th,
 				    err);
 			}
-			if (fits && st != DK_OK && st != DK_NOMATCH)
+			if (fits && st != DK_OK && st != DK_NOMATCH &&
+			    !known_stream(src))
 				return st;
+			dk_err_clear(err);
 			if (!m.have || (m.lh == UINT64_MAX && fits)) {
 				m.have = 1;
 				m.th = th;
