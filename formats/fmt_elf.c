@@ -792,38 +792,37 @@ elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 }
 
 /*
- * One run per physical PT_LOAD, in ascending physical order; in a file
- * with pages left out, the PT_LOAD is cut where stored pages and left-out
- * ones (offset DK_OFF_ZERO) alternate.  it->next_bit is the number of
- * bytes of the current segment already returned.
+ * The next run of segments s[0..n) (ascending addresses), one per
+ * segment; in a file with pages left out, a segment is cut where stored
+ * pages and left-out ones (offset DK_OFF_ZERO) alternate.  *seg is the
+ * segment, *done the bytes of it already returned.
  */
 static int
-elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
-    struct dk_run *run)
+seg_next(const struct dk_dump *d, const struct elfc_seg *s, size_t n,
+    size_t *seg, uint64_t *done, uint64_t *addr, uint64_t *len,
+    uint64_t *off)
 {
 	const struct dk_elfcore *c = d->elf;
-	const struct elfc_seg *s;
 	uint64_t x, i, j, end;
 	int kept;
 
-	while (it->range < c->nphys &&
-	    it->next_bit >= c->phys[it->range].filesz) {
-		it->range++;
-		it->next_bit = 0;
+	while (*seg < n && *done >= s[*seg].filesz) {
+		(*seg)++;
+		*done = 0;
 	}
-	if (it->range >= c->nphys)
+	if (*seg >= n)
 		return 0;
-	s = &c->phys[it->range];
-	run->pa = s->addr + it->next_bit;
-	if (!c->dropped || s->off + it->next_bit - c->data >= c->ext_size) {
+	s += *seg;
+	*addr = s->addr + *done;
+	if (!c->dropped || s->off + *done - c->data >= c->ext_size) {
 		/* Past the end of a truncated core's data: past the file's. */
-		run->len = s->filesz - it->next_bit;
-		run->offset = !c->dropped ? s->off + it->next_bit : d->src.size +
-		    (s->off + it->next_bit - c->data - c->ext_size);
-		it->next_bit = s->filesz;
+		*len = s->filesz - *done;
+		*off = !c->dropped ? s->off + *done : d->src.size +
+		    (s->off + *done - c->data - c->ext_size);
+		*done = s->filesz;
 		return 1;
 	}
-	x = s->off + it->next_bit - c->data;
+	x = s->off + *done - c->data;
 	i = x >> ELFC_PAGE_SHIFT;
 	kept = dk_bitmap_test(&c->keep, i);
 	j = dk_bitmap_next(&c->keep, i + 1, !kept);
@@ -831,9 +830,43 @@ elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 	    (s->off - c->data);
 	if (end > s->filesz)
 		end = s->filesz;
-	run->len = end - it->next_bit;
-	run->offset = ext_off(c, s->off + it->next_bit);
-	it->next_bit = end;
+	*len = end - *done;
+	*off = ext_off(c, s->off + *done);
+	*done = end;
+	return 1;
+}
+
+/* The physical PT_LOADs, in ascending physical order. */
+static int
+elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+    struct dk_run *run)
+{
+	return seg_next(d, d->elf->phys, d->elf->nphys, &it->range,
+	    &it->next_bit, &run->pa, &run->len, &run->offset);
+}
+
+/*
+ * The kernel map of a virtual core: its virtual PT_LOADs, with no
+ * physical address (pa all-ones, as the core says), it->va counting
+ * segments and it->probes the bytes of the current one returned.  A
+ * core of physical memory lists none: its page tables are found only
+ * with the kernel's symbols.
+ */
+static int
+elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
+    struct dk_kmap_run *run, struct dk_err *err)
+{
+	size_t seg = (size_t)it->va;
+
+	(void)err;
+	if (it->done || !seg_next(d, d->elf->virt, d->elf->nvirt, &seg,
+	    &it->probes, &run->va, &run->len, &run->offset)) {
+		it->done = 1;
+		return 0;
+	}
+	it->va = seg;
+	run->pa = UINT64_MAX;
+	run->prot = DK_PROT_W | DK_PROT_X;
 	return 1;
 }
 
@@ -847,4 +880,5 @@ const struct dk_format_ops dk_fmt_elf = {
 	.kvtop		= elfc_kvtop,
 	.run_next	= elfc_run_next,
 	.va_offset	= elfc_va_offset,
+	.kmap_next	= elfc_kmap_next,
 };

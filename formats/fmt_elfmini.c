@@ -519,7 +519,8 @@ struct em_kind;
 struct plan {
 	struct dk_elfmini_plan	 p;
 	const struct em_kind	*kind;		/* the source's row */
-	struct dk_kmap_run	*virt;
+	struct dk_kmap_run	*virt;		/* the kernel map's runs */
+	size_t			 nkmap;
 	struct residue		*res;
 	size_t			 nres;
 	uint64_t		 present;	/* bytes of stored pages */
@@ -601,18 +602,24 @@ scan_zero(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 }
 
 /*
- * The source's stored pages as pieces of the new file: physically
- * contiguous, each either stored (off: its offset in the new file) or
+ * The source's stored pages as pieces of the new file: contiguous in
+ * the address space (physical runs, or the kernel map's runs of
+ * pl->virt), each either stored (off: its offset in the new file) or
  * left out as zeros (off DK_OFF_ZERO).  Runs of a source scanned for
  * --drop-zero are cut where the plan's bitmap changes.
  */
 struct piece {
-	uint64_t	pa, len, off;
+	uint64_t	addr, pa, len, off;
+	unsigned	prot;
 };
 
 struct piece_iter {
+	int			virt;	/* pl->virt, not the physical runs */
 	struct dk_run_iter	it;
-	struct dk_run		r;
+	size_t			vi;
+	struct dk_run		r;	/* the run being cut; r.pa: address */
+	uint64_t		pa;	/* a virtual run's PA */
+	unsigned		prot;
 	uint64_t		done;
 	int			have;
 };
@@ -626,24 +633,38 @@ piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
 	uint64_t x, i, j, n;
 	int kept;
 
-	if (!pi->have || pi->done >= pi->r.len) {
-		if (!dk_run_next(d, &pi->it, &pi->r))
-			return 0;
+	while (!pi->have || pi->done >= pi->r.len) {
+		if (pi->virt) {
+			const struct dk_kmap_run *v;
+
+			if (pi->vi >= pl->nkmap)
+				return 0;
+			v = &pl->virt[pi->vi++];
+			pi->r = (struct dk_run){ v->va, v->len, v->offset };
+			pi->pa = v->pa;
+			pi->prot = v->prot;
+		} else {
+			if (!dk_run_next(d, &pi->it, &pi->r))
+				return 0;
+			pi->pa = pi->r.pa;
+			pi->prot = DK_PROT_W | DK_PROT_X;
+		}
 		pi->have = 1;
 		pi->done = 0;
-		if (pi->r.offset == DK_OFF_ZERO) {
-			*p = (struct piece){ pi->r.pa, pi->r.len, DK_OFF_ZERO };
+		/* Runs past the stored pages (a truncated source): none. */
+		if (pi->r.offset != DK_OFF_ZERO && pi->r.offset >= pend) {
 			pi->done = pi->r.len;
-			return 1;
+			continue;
 		}
-		if (pi->r.offset >= pend)
-			return 0;
-		if (pi->r.offset + pi->r.len > pend)
+		if (pi->r.offset != DK_OFF_ZERO &&
+		    pi->r.offset + pi->r.len > pend)
 			pi->r.len = pend - pi->r.offset;
 	}
-	if (!pl->scan) {
-		*p = (struct piece){ pi->r.pa, pi->r.len, data +
-		    (pi->r.offset - d->off_pages) };
+	*p = (struct piece){ pi->r.pa + pi->done, pi->pa == UINT64_MAX ?
+	    UINT64_MAX : pi->pa + pi->done, pi->r.len - pi->done, 0, pi->prot };
+	if (pi->r.offset == DK_OFF_ZERO || !pl->scan) {
+		p->off = pi->r.offset == DK_OFF_ZERO ? DK_OFF_ZERO : data +
+		    (pi->r.offset + pi->done - d->off_pages);
 		pi->done = pi->r.len;
 		return 1;
 	}
@@ -652,11 +673,11 @@ piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
 	kept = dk_bitmap_test(pl->keep, i);
 	j = dk_bitmap_next(pl->keep, i + 1, !kept);
 	n = j * ps - x;
-	if (n > pi->r.len - pi->done)
-		n = pi->r.len - pi->done;
-	*p = (struct piece){ pi->r.pa + pi->done, n, kept ? data +
-	    dk_bitmap_rank(pl->keep, i) * ps + x % ps : DK_OFF_ZERO };
-	pi->done += n;
+	if (n < p->len)
+		p->len = n;
+	p->off = kept ? data + dk_bitmap_rank(pl->keep, i) * ps + x % ps :
+	    DK_OFF_ZERO;
+	pi->done += p->len;
 	return 1;
 }
 
@@ -793,8 +814,8 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 	return DK_OK;
 }
 
-static enum dk_status phys_phdrs(struct dk_dump *, struct plan *,
-		    struct dk_sink *, struct dk_err *);
+static enum dk_status load_phdrs(struct dk_dump *, struct plan *,
+		    struct dk_sink *, int, struct dk_err *);
 
 static enum dk_status
 make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
@@ -822,11 +843,11 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 		if ((st = scan_zero(d, pl, err)) != DK_OK)
 			return st;
 	}
-	if ((st = phys_phdrs(d, pl, NULL, err)) != DK_OK)
+	if ((st = load_phdrs(d, pl, NULL, 0, err)) != DK_OK)
 		return st;
 	while (!(flags & DK_ELFMINI_NO_VIRTUAL) &&
 	    dk_kmap_next(d, &kit, &kr, err)) {
-		if (pl->p.nvirt == cap) {
+		if (pl->nkmap == cap) {
 			struct dk_kmap_run *n;
 
 			cap = cap ? 2 * cap : 256;
@@ -836,10 +857,12 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 				    "memory");
 			pl->virt = n;
 		}
-		pl->virt[pl->p.nvirt++] = kr;
+		pl->virt[pl->nkmap++] = kr;
 	}
 	if (err->code != DK_OK)
 		return err->code;
+	if ((st = load_phdrs(d, pl, NULL, 1, err)) != DK_OK)
+		return st;
 	if (pl->kind->residue != NULL &&
 	    (st = pl->kind->residue(d, pl, err)) != DK_OK)
 		return st;
@@ -940,6 +963,21 @@ dmap_va(const struct dk_dump *d, uint64_t pa)
 }
 
 /*
+ * p_vaddr of a physical segment at pa: its direct-map address; in a full
+ * ELF core's conversion, pa itself, as the core's own program headers
+ * have it (so gdb reads physical memory by the same addresses in both).
+ */
+static uint64_t seg_vaddr(const struct dk_dump *, uint64_t);
+
+static uint64_t
+phys_vaddr(const struct dk_dump *d, uint64_t pa)
+{
+	if (d->fmt == &dk_fmt_elf && d->elf != NULL)
+		return pa;
+	return seg_vaddr(d, dmap_va(d, pa));
+}
+
+/*
  * A kernel virtual address as p_vaddr: the address itself, except for
  * the 32-bit MIPS ABIs (o32, n32), whose addresses are 64-bit addresses
  * with bit 31 copied upwards (KSEG2 0xc0000000 is 0xffffffffc0000000 to
@@ -970,36 +1008,46 @@ kernel_displacement(const struct dk_dump *d)
 }
 
 /*
- * The physical PT_LOADs: one per piece of stored pages, a piece of
- * zeros left out becoming the tail of the segment before it (p_memsz
- * past p_filesz, which ELF readers read as zeros) or a segment of its
- * own with p_filesz 0.  With s NULL, only count them into the plan.
+ * The physical (virt 0) or virtual PT_LOADs: one per piece of stored
+ * pages, a piece of zeros left out becoming the tail of the segment
+ * before it (p_memsz past p_filesz, which ELF readers read as zeros) or
+ * a segment of its own with p_filesz 0.  With s NULL, only count them
+ * into the plan.
  */
 static enum dk_status
-phys_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s,
+load_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s, int virt,
     struct dk_err *err)
 {
-	struct piece_iter pi = { { 0, 0 }, { 0, 0, 0 }, 0, 0 };
-	struct piece p, cur = { 0, 0, 0 };
+	struct piece_iter pi;
+	struct piece p, cur;
 	uint64_t fsz = 0, n = 0, next_off = pl->p.data_offset;
 	int have = 0;
 	enum dk_status st = DK_OK;
 
+	memset(&pi, 0, sizeof(pi));
+	memset(&cur, 0, sizeof(cur));
+	pi.virt = virt;
 	for (;;) {
 		int more = piece_next(d, pl, &pi, &p);
 
 		if (have && more && p.off == DK_OFF_ZERO &&
-		    p.pa == cur.pa + cur.len) {
+		    p.addr == cur.addr + cur.len && p.prot == cur.prot) {
 			cur.len += p.len;	/* zeros: the segment's tail */
 			continue;
 		}
 		if (have) {
 			n++;
-			if (s != NULL)
+			if (s != NULL && !virt)
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
-				    PF_R | PF_W | PF_X, cur.off, seg_vaddr(d,
-				    dmap_va(d, cur.pa)), cur.pa, fsz, cur.len,
+				    PF_R | PF_W | PF_X, cur.off, phys_vaddr(d,
+				    cur.addr), cur.addr, fsz, cur.len,
 				    d->page_size, err);
+			else if (s != NULL)
+				st = put_phdr(s, d->arch->endian, PT_LOAD,
+				    PF_R | ((cur.prot & DK_PROT_W) ? PF_W : 0) |
+				    ((cur.prot & DK_PROT_X) ? PF_X : 0),
+				    cur.off, seg_vaddr(d, cur.addr), cur.pa,
+				    fsz, cur.len, d->page_size, err);
 			if (st != DK_OK)
 				return st;
 		}
@@ -1013,8 +1061,10 @@ phys_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s,
 		else
 			next_off = p.off + p.len;
 	}
-	if (s == NULL)
+	if (s == NULL && !virt)
 		pl->p.nphys = n;
+	else if (s == NULL)
+		pl->p.nvirt = n;
 	return DK_OK;
 }
 
@@ -1052,16 +1102,9 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	st = put_phdr(s, e, PT_NOTE, 0, pl->notes_off, 0, 0, pl->p.notes_size,
 	    pl->p.notes_size, 4, err);
 	if (st == DK_OK)
-		st = phys_phdrs(d, pl, s, err);
-	for (uint64_t i = 0; st == DK_OK && i < pl->p.nvirt; i++) {
-		const struct dk_kmap_run *v = &pl->virt[i];
-
-		st = put_phdr(s, e, PT_LOAD, PF_R |
-		    ((v->prot & DK_PROT_W) ? PF_W : 0) |
-		    ((v->prot & DK_PROT_X) ? PF_X : 0),
-		    data + (v->offset - d->off_pages), seg_vaddr(d, v->va),
-		    v->pa, v->len, v->len, d->page_size, err);
-	}
+		st = load_phdrs(d, pl, s, 0, err);
+	if (st == DK_OK)
+		st = load_phdrs(d, pl, s, 1, err);
 	if (st == DK_OK && pl->shoff != 0) {
 		uint8_t sh[SHDR_SIZE] = { 0 };
 

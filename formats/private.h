@@ -617,7 +617,11 @@ struct dk_dump {
 enum dk_status	dk_md_kvtop_prot(struct dk_dump *, uint64_t, uint64_t *,
 		    unsigned *, struct dk_err *);
 
-/* A range of the kernel map: contiguous in VA, PA and the file. */
+/*
+ * A range of the kernel map: contiguous in VA, PA and the file.  A full
+ * ELF core's virtual segments have no PA (UINT64_MAX) and, in a portable
+ * file with pages left out, may be runs of zeros (offset DK_OFF_ZERO).
+ */
 struct dk_kmap_run {
 	uint64_t	va;
 	uint64_t	pa;

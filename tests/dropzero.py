@@ -6,6 +6,7 @@ docs/portable-elf-minidump.md (sections 3, 5 and 6.4), not with dumpkit.
     python3 dropzero.py CORE PORTABLE
     python3 dropzero.py --keep-byte PORTABLE   (for corruption tests)
 
+Addresses are physical, or virtual for a powerpc "virtual" core.
 Checks: the page-keep note holds the core's data extent size and one bit
 per page, set exactly for the pages of the core that are not all zero
 (and the partial last page); the info record's flag 0x8 is set; the file
@@ -28,7 +29,9 @@ def fail(msg):
 
 
 def phdrs(b):
-    """(type, offset, paddr, filesz, memsz) of every program header."""
+    """(type, offset, address, filesz, memsz) of every program header:
+    the address is p_paddr, or p_vaddr where p_paddr is all-ones (the
+    segments of a powerpc "virtual" core and of its conversion)."""
     cls, data = b[4], b[5]
     e = ">" if data == 2 else "<"
     out = []
@@ -36,16 +39,16 @@ def phdrs(b):
         phoff, = struct.unpack_from(e + "Q", b, 32)
         phentsize, phnum = struct.unpack_from(e + "HH", b, 54)
         for i in range(phnum):
-            t, _, off, _, pa, fs, ms, _ = struct.unpack_from(
+            t, _, off, va, pa, fs, ms, _ = struct.unpack_from(
                 e + "IIQQQQQQ", b, phoff + i * phentsize)
-            out.append((t, off, pa, fs, ms))
+            out.append((t, off, va if pa == 2**64 - 1 else pa, fs, ms))
     else:
         phoff, = struct.unpack_from(e + "I", b, 28)
         phentsize, phnum = struct.unpack_from(e + "HH", b, 42)
         for i in range(phnum):
-            t, off, _, pa, fs, ms, _, _ = struct.unpack_from(
+            t, off, va, pa, fs, ms, _, _ = struct.unpack_from(
                 e + "IIIIIIII", b, phoff + i * phentsize)
-            out.append((t, off, pa, fs, ms))
+            out.append((t, off, va if pa == 2**32 - 1 else pa, fs, ms))
     return e, out
 
 
@@ -85,8 +88,6 @@ def main():
     _, cph = phdrs(core)
     cload = [p for p in cph if p[0] == 1 and p[4] > 0]
     first = min(p[1] for p in cload)
-    # powerpc "virtual" cores: p_paddr all-ones, nothing physical to map.
-    cload = [p for p in cload if p[2] not in (0xFFFFFFFF, 2**64 - 1)]
     ext = len(core) - first
     npages = (ext + PAGE - 1) // PAGE
     want = []
@@ -133,10 +134,18 @@ def main():
              (len(port), data, stored))
 
     def core_bytes(pa, n):
-        for _, o, p, fs, _ in cload:
-            if p <= pa and pa + n <= p + fs:
-                return core[o + pa - p:o + pa - p + n]
-        fail("pa %#x +%#x is in no PT_LOAD of the core" % (pa, n))
+        """The core's n bytes at address pa, across segments if need be."""
+        out = b""
+        while n > 0:
+            for _, o, p, fs, _ in cload:
+                if p <= pa < p + fs:
+                    k = min(n, p + fs - pa)
+                    out += core[o + pa - p:o + pa - p + k]
+                    pa, n = pa + k, n - k
+                    break
+            else:
+                fail("address %#x is in no PT_LOAD of the core" % pa)
+        return out
 
     ploads = [p for p in pph[1:] if p[0] == 1]
     tails = 0

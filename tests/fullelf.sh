@@ -207,15 +207,20 @@ $c2"
 	    ok "$row: dumpcheck --checksum: the core and its --drop-zero file agree" ||
 	    no "$row: dumpcheck --checksum: the core and its --drop-zero file agree" "$c1
 $c3"
+	# p_vaddr: the PA of a physical segment, the VA of a virtual one.
+	zp= zf=
 	read -r zp zf _ <<<"$(readelf -lW "$f.z" 2>/dev/null |
-	    awk '$1 == "LOAD" && $5 != $6 { print $4, $5; exit }')"
+	    awk '$1 == "LOAD" && $5 != $6 { print $3, $5; exit }')"
 	if [ -n "$zp" ]; then
 		zpa=$(printf '%#x' $(( zp + zf )))
-		a=$("$BIN/dumpinfo" --read-pa "$zpa:64" --raw "$f" 2>&1 | hexof)
-		z=$("$BIN/dumpinfo" --read-pa "$zpa:64" --raw "$f.z" 2>&1 | hexof)
+		how=--read-pa; [ "$chunks" = virtual ] && how=--read-va
+		a=$("$BIN/dumpinfo" $how "$zpa:64" --raw "$f" 2>&1 | hexof)
+		z=$("$BIN/dumpinfo" $how "$zpa:64" --raw "$f.z" 2>&1 | hexof)
 		[ "$z" = "$a" ] && [ -z "$(tr -d '0 ' <<<"$z")" ] &&
-		    ok "$row: a left-out page, pa $zpa, reads as the core's zeros" ||
-		    no "$row: a left-out page, pa $zpa, reads as the core's zeros" "$a / $z"
+		    ok "$row: a left-out page, $how $zpa, reads as the core's zeros" ||
+		    no "$row: a left-out page, $how $zpa, reads as the core's zeros" "$a / $z"
+	else
+		no "$row: the --drop-zero file has a PT_LOAD with zeros past p_filesz"
 	fi
 	if out=$("$BIN/dumpconv" --to native "$f.z" -o "$f.zback" 2>&1) &&
 	    cmp "$f" "$f.zback" >/dev/null 2>&1; then
@@ -234,7 +239,7 @@ $c3"
 		    no "amd64: a page-keep bitmap claiming pages the file lacks: dumpcheck exit 1, elf.note" "$st: $out"
 		rm -f "$f.zc"
 	fi
-	rm -f "$f.z" "$f.zback"
+	rm -f "$f.zback"
 	out=$("$BIN/dumpcheck" --pattern $SEED "$f" 2>&1)
 	grep -q "check.incomplete: --pattern is not applied" <<<"$out" &&
 	    ok "$row: dumpcheck --pattern on a full core says what it cannot check" ||
@@ -257,7 +262,7 @@ $c3"
 		    ok "$row: the portable file's --read-va $va reads the pattern" ||
 		    no "$row: the portable file's --read-va $va reads the pattern" "$got"
 	fi
-	rm -f "$f.pelf" "$f.back"
+	rm -f "$f.back"
 	[ "$chunks" = virtual ] && gaddr=$va && gpa=$pa || gpa=$gaddr
 	out=$(timeout 120 gdb-multiarch -nx -batch -ex "set architecture $gdbarch" \
 	    -ex "core-file $f" -ex "x/8xg $gaddr" 2>&1)
@@ -266,6 +271,22 @@ $c3"
 	[ "$got" = "$(words "$gpa" "$endian")" ] &&
 	    ok "$row: gdb-multiarch x/8xg $gaddr reads the pattern" ||
 	    no "$row: gdb-multiarch x/8xg $gaddr reads the pattern" "$out"
+	# gdb reads the portable files by the same addresses (p_vaddr is
+	# the PA, as in the core; a virtual core's segments are virtual
+	# PT_LOADs), and a left-out page as zeros (p_memsz past p_filesz).
+	zero="0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000"
+	for g in "$f.pelf:$gaddr:$(words "$gpa" "$endian")" \
+	    "$f.z:$gaddr:$(words "$gpa" "$endian")" ${zp:+"$f.z:$zpa:$zero"}; do
+		IFS=: read -r gf ga gw <<<"$g"
+		out=$(timeout 120 gdb-multiarch -nx -batch -ex "set architecture $gdbarch" \
+		    -ex "core-file $gf" -ex "x/8xg $ga" 2>&1)
+		got=$(awk '/^0x[0-9a-f]+[^:]*:/ { sub(/^[^:]*:/, ""); for (i = 1; i <= NF; i++) printf "%s ", $i }' \
+		    <<<"$out" | sed 's/ $//')
+		[ "$got" = "$gw" ] &&
+		    ok "$row: gdb-multiarch x/8xg $ga of ${gf##*.} reads what the core has" ||
+		    no "$row: gdb-multiarch x/8xg $ga of ${gf##*.} reads what the core has" "$out"
+	done
+	rm -f "$f.pelf" "$f.z"
 done
 
 # A powerpc virtual core preceded by one 512-byte kerneldumpheader (as
