@@ -40,7 +40,7 @@
 #
 # Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV, MAXRSS (the programs),
 # BENCH_REPEAT,
-# BENCH_DUMPED, BENCH_MEM, BENCH_DIR (scratch parent; default $TMPDIR,
+# BENCH_DUMPED, BENCH_MEM, BENCH_FULL_MEM, BENCH_DIR (scratch parent; default $TMPDIR,
 # else $BENCH_B/bench).  Every file is removed as soon as it has been
 # measured, and the scratch directory at the end.
 set -eu
@@ -54,6 +54,7 @@ MAXRSS=${MAXRSS:-$B/bench/maxrss}
 REPEAT=${BENCH_REPEAT:-3}
 DUMPED=${BENCH_DUMPED:-8G}
 MEM=${BENCH_MEM:-10G}
+BENCH_FULL_MEM=${BENCH_FULL_MEM:-2G}
 
 if [ -n "${BENCH_DIR:-}" ]; then
 	parent=$BENCH_DIR
@@ -360,6 +361,34 @@ fi
 z_size=$(stat -c %s "$zsrc")
 rm -f "$zsrc"
 
+# --- 8. full ELF cores: dumpconv, with and without --drop-zero, next to cp
+fcore=$dir/full.core
+"$DUMPGEN" --format elf --arch amd64 --mem "$BENCH_FULL_MEM" -q -o "$fcore"
+f_size=$(stat -c %s "$fcore")
+f_alloc=$(( $(stat -c %b "$fcore") * $(stat -c %B "$fcore") ))
+cat "$fcore" > /dev/null
+# fbest CMD...: the best of $REPEAT runs of CMD, its output removed.
+fbest() {
+	: > "$dir/f.t"
+	i=0
+	while [ "$i" -lt "$REPEAT" ]; do
+		rm -f "$dir/f.out"
+		r=$(timed "$@")
+		echo "${r%% *}" >> "$dir/f.t"
+		i=$((i + 1))
+	done
+	best < "$dir/f.t"
+}
+f_cp=$(fbest cp --sparse=always "$fcore" "$dir/f.out")
+f_conv=$(fbest "$DUMPCONV" -q "$fcore" -o "$dir/f.out")
+f_drop=$(fbest "$DUMPCONV" -q --drop-zero "$fcore" -o "$dir/f.out")
+f_dsize=$(stat -c %s "$dir/f.out")
+set -- $(timed "$DUMPCONV" -q --to native "$dir/f.out" -o "$dir/f.back")
+f_back=$1
+f_same=no
+cmp -s "$fcore" "$dir/f.back" && f_same=yes
+rm -f "$fcore" "$dir/f.out" "$dir/f.back"
+
 # --- the table ------------------------------------------------------------
 echo
 echo "dumpkit benchmarks ($(uname -m), $(nproc) CPUs; best of $REPEAT," \
@@ -462,3 +491,11 @@ if [ -s "$dir/z.rows" ]; then
 else
 	row "compressed dumps" "skipped" "(not enough free disk: 5x the allocated size)"
 fi
+echo
+echo "full ELF core: amd64, --mem $BENCH_FULL_MEM: $(mib "$f_size") MiB," \
+    "$(mib "$f_alloc") MiB allocated, page cache warm"
+row "cp --sparse=always (baseline)" "${f_cp} s" "$(mbps "$f_alloc" "$f_cp") MB/s of data"
+row "dumpconv FILE -o OUT" "${f_conv} s" "dumpconv/cp $(ratio "$f_conv" "$f_cp")"
+row "dumpconv --drop-zero (reads the core twice)" "${f_drop} s" \
+    "dumpconv --drop-zero/cp $(ratio "$f_drop" "$f_cp"); file $(mib "$f_dsize") MiB"
+row "dumpconv --to native of that (once)" "${f_back} s" "byte for byte: $f_same"
