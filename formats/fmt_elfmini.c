@@ -564,7 +564,8 @@ all_zero(const uint8_t *p, size_t len)
 static enum dk_status
 scan_zero(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 {
-	uint64_t ext = d->src.size - d->off_pages, ps = d->page_size;
+	uint64_t ext = d->off_pages < d->src.size ? d->src.size -
+	    d->off_pages : 0, ps = d->page_size;
 	uint64_t npages = (ext + ps - 1) / ps, kept = 0;
 	size_t chunk = 1u << 20;
 	uint8_t *buf;
@@ -1389,7 +1390,7 @@ static uint64_t
 present_sparc64(const struct dk_dump *d)
 {
 	/* d->off_pages is where the regions' data starts in this file. */
-	return d->src.size - d->off_pages;
+	return d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
 }
 
 static uint64_t
@@ -1496,7 +1497,8 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 static uint64_t
 present_elfcore(const struct dk_dump *d)
 {
-	return d->src.size - d->off_pages;
+	/* A truncated core may end before its first segment. */
+	return d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
 }
 
 /* The page-keep note's descriptor: extent size, then 64-bit words. */
