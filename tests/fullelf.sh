@@ -306,6 +306,26 @@ if out=$("$BIN/dumpgen" --format elf --arch powerpc --mem 32M --seed $SEED \
 else
 	no "powerpc: dumpgen --container leading" "$out"
 fi
+# --drop-zero from a portable file that kept its zeros gives what it
+# gives from the core; on a minidump it is refused, nothing written.
+f=$T/amd64-drop.core
+if "$BIN/dumpgen" --format elf --arch amd64 --mem 32M --seed $SEED -q \
+    -o "$f" 2>/dev/null && "$BIN/dumpconv" -q "$f" -o "$f.p" &&
+    "$BIN/dumpconv" -q --drop-zero "$f.p" -o "$f.pz" &&
+    "$BIN/dumpconv" -q --drop-zero "$f" -o "$f.z" && cmp -s "$f.z" "$f.pz" &&
+    out=$(python3 "$DZ" "$f" "$f.pz" 2>&1); then
+	ok "amd64: --drop-zero of the portable file equals --drop-zero of the core"
+else
+	no "amd64: --drop-zero of the portable file equals --drop-zero of the core" "${out:-}"
+fi
+rm -f "$f" "$f.p" "$f.pz" "$f.z"
+f=$T/amd64.md
+"$BIN/dumpgen" --arch amd64 --mem 32M --seed $SEED -q -o "$f" 2>/dev/null
+out=$("$BIN/dumpconv" --drop-zero "$f" -o "$f.elf" 2>&1); st=$?
+[ $st -eq 2 ] && [ ! -e "$f.elf" ] && grep -q "drop-zero.*full ELF core" <<<"$out" &&
+    ok "dumpconv --drop-zero on a minidump: refused (exit 2), nothing written" ||
+    no "dumpconv --drop-zero on a minidump: refused (exit 2), nothing written" "$st: $out"
+
 # e_machine EM_SPARCV9 (43) on a 64-bit big-endian core: FreeBSD/sparc64
 # never wrote ELF cores (FORMATS.md 5), so the reader refuses it rather
 # than reading 8 KiB-page memory as 4 KiB pages (found by fuzz_sparc64).
