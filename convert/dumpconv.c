@@ -19,6 +19,7 @@
 
 #include "compress.h"
 #include "minidump.h"
+#include "../validate/json.h"
 
 #define	EX_FAIL_DK	2
 #define	EX_USAGE_DK	3
@@ -29,7 +30,7 @@ static const char usage_text[] =
 "                [--force] [-q] [-v]\n"
 "                [--compress gzip|zstd|xz]\n"
 "                [--arch ARCH] [--kernel FILE] INPUT -o OUTPUT\n"
-"       dumpconv --info [--to elf|native] INPUT\n"
+"       dumpconv --info [--json] [--to elf|native] INPUT\n"
 "       dumpconv --help | --version\n";
 
 static const char help_text[] =
@@ -47,6 +48,7 @@ static const char help_text[] =
 "  -z, --compress gzip|zstd|xz  compress the output (one stream, fixed\n"
 "                       level: gzip 6, zstd 3, xz 6); see below\n"
 "  -i, --info           print what would be written; write nothing\n"
+"  -j, --json           with --info: one JSON object\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
 "  -q, --quiet          no progress line\n"
@@ -78,6 +80,7 @@ struct opts {
 	int		 tar;		/* --to tar: a text dump's tar */
 	int		 force;
 	int		 info;
+	int		 json;		/* --info --json */
 	int		 quiet;
 	int		 verbose;
 	unsigned	 flags;		/* DK_ELFMINI_* */
@@ -226,12 +229,93 @@ to_tar(const struct opts *o)
 	return 0;
 }
 
+/* --info --json: the same facts as the text, one JSON object. */
+static int
+info_json(struct dk_dump *d, const struct opts *o,
+    const struct dk_elfmini_plan *p)
+{
+	const struct dk_info *in = dk_info(d);
+	const struct dk_kdh_info *k = dk_kdh(d);
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin(&j, NULL, 0);
+	json_begin(&j, "input", 0);
+	json_str(&j, "path", o->in);
+	json_str(&j, "format", in->format);
+	json_u64(&j, "version", in->version);
+	json_str(&j, "arch", in->arch);
+	json_str(&j, "byte_order", in->endian == DK_BE ? "big" : "little");
+	json_u64(&j, "pages", in->npages);
+	json_u64(&j, "pages_in_file", in->npages_present);
+	json_end(&j, 0);
+	json_begin(&j, "containers", 1);
+	for (size_t i = 0; i < dk_nlayers(d); i++) {
+		json_begin(&j, NULL, 0);
+		json_str(&j, "kind", dk_layer(d, i)->kind);
+		json_str(&j, "description", dk_layer(d, i)->desc);
+		json_end(&j, 0);
+	}
+	json_end(&j, 1);
+	if (k != NULL) {
+		json_begin(&j, "kerneldumpheader", 0);
+		json_u64(&j, "version", k->version);
+		json_str(&j, "magic", k->magic_name);
+		json_bool(&j, "cleared", k->cleared);
+		json_str(&j, "placement", k->placement_name);
+		json_str(&j, "architecture", k->architecture);
+		json_u64(&j, "architectureversion", k->architectureversion);
+		json_u64(&j, "dumptime", k->dumptime);
+		json_str(&j, "hostname", k->hostname);
+		json_str(&j, "versionstring", k->versionstring);
+		json_str(&j, "panicstring", k->panicstring);
+		json_u64(&j, "dumplength", k->dumplength);
+		json_u64(&j, "dumpextent", k->dumpextent);
+		json_u64(&j, "blocksize", k->blocksize);
+		json_str(&j, "compression",
+		    dk_kdh_compression_name(k->compression));
+		json_bool(&j, "encrypted", k->encrypted);
+		json_end(&j, 0);
+	}
+	json_begin(&j, "output", 0);
+	json_str(&j, "format", o->native ? "native" : "portable-elf");
+	if (o->native) {
+		json_str(&j, "source", p->source);
+		json_u64(&j, "version", in->version);
+		json_u64(&j, "residue", p->residue);
+	} else {
+		json_str(&j, "byte_order", in->endian == DK_BE ? "big" :
+		    "little");
+		json_u64(&j, "physical_loads", p->nphys);
+		json_u64(&j, "virtual_loads", p->nvirt);
+		json_u64(&j, "notes_size", p->notes_size);
+		json_u64(&j, "data_offset", p->data_offset);
+		json_u64(&j, "file_size", p->file_size);
+		json_u64(&j, "residue", p->residue);
+		json_bool(&j, "drop_zero", (o->flags & DK_ELFMINI_DROP_ZERO) !=
+		    0);
+	}
+	json_str(&j, "compression", o->compress != DK_COMP_NONE ?
+	    dk_comp_name(o->compress) : NULL);
+	json_end(&j, 0);
+	json_end(&j, 0);
+	return 0;
+}
+
 static int
 info(struct dk_dump *d, const struct opts *o)
 {
 	const struct dk_info *in = dk_info(d);
 	struct dk_elfmini_plan p;
 	struct dk_err err;
+
+	if (o->json) {
+		if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
+			fprintf(stderr, "dumpconv: %s\n", err.msg);
+			return EX_FAIL_DK;
+		}
+		return info_json(d, o, &p);
+	}
 
 	for (size_t i = 0; i < dk_nlayers(d); i++)
 		printf("container:    %s: %s\n", dk_layer(d, i)->kind,
@@ -248,9 +332,8 @@ info(struct dk_dump *d, const struct opts *o)
 	}
 	if (o->native) {
 		/* A portable file's native format is its source's. */
-		printf("output:       native %s version %u\n",
-		    strcmp(in->format, "portable-elf") == 0 ? "minidump" :
-		    in->format, in->version);
+		printf("output:       native %s version %u\n", p.source,
+		    in->version);
 		printf("residue:      %ju bytes written over the sections\n",
 		    (uintmax_t)p.residue);
 		if (o->compress != DK_COMP_NONE)
@@ -359,6 +442,7 @@ main(int argc, char **argv)
 		{ "drop-zero", no_argument, NULL, 'Z' },
 		{ "compress", required_argument, NULL, 'z' },
 		{ "info", no_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -374,7 +458,7 @@ main(int argc, char **argv)
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
 	argv[0] = "dumpconv";
-	while ((c = getopt_long(argc, argv, "t:o:fia:k:qvhVz:", longopts,
+	while ((c = getopt_long(argc, argv, "t:o:fija:k:qvhVz:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -414,6 +498,9 @@ main(int argc, char **argv)
 		case 'i':
 			o.info = 1;
 			break;
+		case 'j':
+			o.json = 1;
+			break;
 		case 'a':
 			o.open.arch = optarg;
 			break;
@@ -442,6 +529,11 @@ main(int argc, char **argv)
 		    o.info ? "" : " and -o OUTPUT", usage_text);
 		return EX_USAGE_DK;
 	}
+	if (o.json && !o.info) {
+		fprintf(stderr, "dumpconv: --json goes with --info\n%s",
+		    usage_text);
+		return EX_USAGE_DK;
+	}
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return to_tar(&o);
@@ -450,7 +542,7 @@ main(int argc, char **argv)
 		struct dk_err e2;
 
 		/* A text or encrypted dump still has a header to show. */
-		if (o.info && dk_kdh_read(o.in, &k, &e2) == DK_OK)
+		if (o.info && !o.json && dk_kdh_read(o.in, &k, &e2) == DK_OK)
 			print_kdh(&k);
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return err.code == DK_EINVAL || err.code == DK_EAMBIG ?

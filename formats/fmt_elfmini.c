@@ -833,6 +833,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 		return dk_err_set(err, DK_EUNSUP, "%s: a %s dump does not "
 		    "convert to the portable format yet", d->src.name,
 		    d->info.format != NULL ? d->info.format : "?");
+	pl->p.source = pl->kind->name;
 	pl->present = pl->kind->present(d);
 	if ((pl->keep = dk_elfcore_keep(d, &pl->ext_size)) == NULL &&
 	    (flags & DK_ELFMINI_DROP_ZERO)) {

@@ -90,6 +90,8 @@ struct dk_elfmini_plan {
 	uint64_t	data_offset;
 	uint64_t	file_size;
 	uint64_t	residue;	/* bytes kept in the residue note */
+	const char	*source;	/* the native format: "minidump",
+					   "sparc64", "full ELF core" */
 };
 /* Plan the conversion of d without writing anything. */
 enum dk_status	dk_elfmini_plan(struct dk_dump *, unsigned flags,

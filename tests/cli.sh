@@ -166,5 +166,62 @@ expect_exit "armeb decided by --arch" 0 "armeb \(decided by option" "$BIN/dumpin
 expect_exit "--arch arm on a big-endian dump fails at the version" 2 "offset 0x18" \
     "$BIN/dumpinfo" --arch arm "$T/armeb"
 
+# --json of the listings and of dumpconv --info: the same rows and facts
+# as the text, and facts checked against what the conversion writes.
+want=$("$BIN/dumpgen" --list | awk 'NR > 1 { print $1, $2, $3, $4 }')
+got=$("$BIN/dumpgen" --list --json | python3 -c '
+import json, sys
+for r in json.load(sys.stdin):
+    print(r["format"], r["arch"], r["version"], r["variant"] or "-")' 2>&1)
+[ -n "$got" ] && [ "$got" = "$want" ] &&
+    ok "dumpgen --list --json: the $(wc -l <<<"$got") rows of --list" ||
+    no "dumpgen --list --json: the rows of --list" "$got"
+want=$("$BIN/dumpgen" --list-corruptions | awk 'NR > 1 && !/^ / { print $1 }')
+got=$("$BIN/dumpgen" --list-corruptions --json | python3 -c '
+import json, sys
+for r in json.load(sys.stdin):
+    print(r["kind"])' 2>&1)
+[ -n "$got" ] && [ "$got" = "$want" ] &&
+    ok "dumpgen --list-corruptions --json: the $(wc -l <<<"$got") kinds" ||
+    no "dumpgen --list-corruptions --json: the kinds" "$got"
+expect_exit "dumpgen --json alone is a usage error" 3 "--json goes with --list" \
+    "$BIN/dumpgen" --json
+"$BIN/dumpgen" --arch amd64 --mem 64M --seed 3 -q -o "$T/j.md" \
+    --container device --kdh-version 4
+if js=$("$BIN/dumpconv" --info --json "$T/j.md") &&
+    "$BIN/dumpconv" -q "$T/j.md" -o "$T/j.elf"; then
+	loads=$(readelf -lW "$T/j.elf" | grep -c '^ *LOAD')
+	got=$(python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+o, k = j["output"], j["kerneldumpheader"]
+print(o["file_size"], o["physical_loads"] + o["virtual_loads"],
+      j["containers"][0]["kind"], k["version"], k["architecture"],
+      j["input"]["format"])' "$js" 2>&1)
+	want="$(stat -c %s "$T/j.elf") $loads kerneldumpheader 4 amd64 minidump"
+	[ "$got" = "$want" ] &&
+	    ok "dumpconv --info --json: file size, PT_LOADs (readelf) and the header of what is written" ||
+	    no "dumpconv --info --json: file size, PT_LOADs (readelf) and the header of what is written" "got  $got
+want $want"
+	host=$("$BIN/dumpconv" --info "$T/j.md" | sed -n 's/^  hostname: *//p')
+	got=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["kerneldumpheader"]["hostname"])' "$js")
+	[ -n "$host" ] && [ "$got" = "$host" ] &&
+	    ok "dumpconv --info --json: the hostname the text shows ($host)" ||
+	    no "dumpconv --info --json: the hostname the text shows" "$got / $host"
+else
+	no "dumpconv --info --json of a device image" "$js"
+fi
+"$BIN/dumpgen" --arch sparc64 --mem 32M -q -o "$T/j.sp" &&
+    "$BIN/dumpconv" -q "$T/j.sp" -o "$T/j.sp.elf"
+got=$("$BIN/dumpconv" --info --json --to native "$T/j.sp.elf" 2>&1 |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["output"]["source"])' 2>&1)
+[ "$got" = sparc64 ] &&
+    ok "dumpconv --info --json --to native of a portable sparc64 dump: source sparc64" ||
+    no "dumpconv --info --json --to native of a portable sparc64 dump: source sparc64" "$got"
+expect_exit "dumpconv --info --to native names the source's format" 0 \
+    "output: +native sparc64 version" "$BIN/dumpconv" --info --to native "$T/j.sp.elf"
+expect_exit "dumpconv --json without --info is a usage error" 3 "--json goes with --info" \
+    "$BIN/dumpconv" --json "$T/j.md" -o "$T/j2.elf"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
