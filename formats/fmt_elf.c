@@ -363,7 +363,7 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 
 /*
  * Load the page-keep bitmap note of a portable file (docs/portable-elf-
- * minidump.md, 6.4): the core's data extent size, then one bit per page
+ * minidump.md, 10.1): the core's data extent size, then one bit per page
  * of it in 64-bit words of the file's byte order.  The note's size must
  * be what the extent needs and the stored pages must fill the file from
  * data on exactly, so the bitmap's memory is bounded by the note's.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dropzero.py -- check a portable file written by dumpconv --drop-zero
 against the full ELF core it came from, reading both by hand from
-docs/portable-elf-minidump.md (sections 3, 5 and 6.4), not with dumpkit.
+docs/portable-elf-minidump.md (sections 3 and 10.1), not with dumpkit.
 
     python3 dropzero.py CORE PORTABLE
     python3 dropzero.py --keep-byte PORTABLE   (for corruption tests)
