@@ -304,6 +304,14 @@ find_root(struct dk_dump *d, const char *kernel, struct dk_err *err)
 		    "table lacks %s, which a %s full ELF core needs to find "
 		    "its page tables", kernel, need, d->arch->name);
 	}
+	/*
+	 * The kernel map the walk lists: from kernbase to the top of the
+	 * address space (the last page left out, so that the end is a
+	 * number).  On amd64 that is the kernel and its modules, not the
+	 * kmem below kernbase nor the direct map.
+	 */
+	d->info.kva_end = d->arch->elf_class == ELFCLASS64 ?
+	    UINT64_MAX - d->page_size + 1 : 0x100000000ull;
 	pa = c->root;
 	DK_TRACE(d, "page-table root at pa %#jx (kernbase %#jx)",
 	    (uintmax_t)pa, (uintmax_t)d->info.kernbase);
@@ -758,19 +766,20 @@ elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
 }
 
 static enum dk_status
-elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+elfc_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
 {
 	const struct dk_elfcore *c = d->elf;
 
 	switch (c->walk) {
 	case WALK_AMD64:
-		return dk_amd64_walk(d, c->root, va, pa, NULL, err);
+		return dk_amd64_walk(d, c->root, va, pa, prot, err);
 	case WALK_I386:
 	case WALK_I386_PAE:
 		return dk_i386_walk(d, c->root, c->walk == WALK_I386_PAE, va,
-		    pa, NULL, err);
+		    pa, prot, err);
 	case WALK_ARM:
-		return dk_arm_walk(d, c->root, va, pa, NULL, err);
+		return dk_arm_walk(d, c->root, va, pa, prot, err);
 	case WALK_NONE:
 		break;
 	}
@@ -789,6 +798,12 @@ elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 	return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: dumpkit "
 	    "does not walk the page tables of a %s full ELF core",
 	    (uintmax_t)va, d->arch->name);
+}
+
+static enum dk_status
+elfc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+{
+	return elfc_kvtop_prot(d, va, pa, NULL, err);
 }
 
 /*
@@ -846,11 +861,11 @@ elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 }
 
 /*
- * The kernel map of a virtual core: its virtual PT_LOADs, with no
+ * The kernel map of a core of physical memory whose page tables were
+ * found (--kernel): [kernbase, kva_end) walked page by page, as a
+ * minidump's is.  That of a virtual core: its virtual PT_LOADs, with no
  * physical address (pa all-ones, as the core says), it->va counting
- * segments and it->probes the bytes of the current one returned.  A
- * core of physical memory lists none: its page tables are found only
- * with the kernel's symbols.
+ * segments and it->probes the bytes of the current one returned.
  */
 static int
 elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
@@ -858,7 +873,8 @@ elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 {
 	size_t seg = (size_t)it->va;
 
-	(void)err;
+	if (d->elf->walk != WALK_NONE)
+		return dk_kmap_walk(d, it, run, elfc_kvtop_prot, err);
 	if (it->done || !seg_next(d, d->elf->virt, d->elf->nvirt, &seg,
 	    &it->probes, &run->va, &run->len, &run->offset)) {
 		it->done = 1;

@@ -34,8 +34,9 @@ budget(const struct dk_dump *d)
 
 /* The run at va, if va is mapped to a stored page; else 0. */
 static int
-page_at(struct dk_dump *d, struct dk_kmap_iter *it, uint64_t va,
-    uint64_t *pa, uint64_t *off, unsigned *prot, struct dk_err *err)
+page_at(struct dk_dump *d, struct dk_kmap_iter *it, dk_kvtop_prot_fn tr,
+    uint64_t va, uint64_t *pa, uint64_t *off, unsigned *prot,
+    struct dk_err *err)
 {
 	if (++it->probes > budget(d)) {
 		dk_err_set(err, DK_ELIMIT, "the kernel map [%#jx, %#jx) "
@@ -47,23 +48,35 @@ page_at(struct dk_dump *d, struct dk_kmap_iter *it, uint64_t va,
 		    (uintmax_t)budget(d), (uintmax_t)va);
 		return 0;
 	}
-	if (dk_md_kvtop_prot(d, va, pa, prot, err) != DK_OK)
+	if (tr(d, va, pa, prot, err) != DK_OK)
 		return 0;
-	return d->fmt->pa_offset(d, *pa, off, err) == DK_OK;
+	/* A page dumped as zeros and left out is no stored page. */
+	return d->fmt->pa_offset(d, *pa, off, err) == DK_OK &&
+	    *off != DK_OFF_ZERO;
 }
 
 int
 dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
     struct dk_kmap_run *run, struct dk_err *err)
 {
+	dk_err_clear(err);
+	if (d->fmt->kmap_next != NULL)		/* the format lists its own */
+		return d->fmt->kmap_next(d, it, run, err);
+	if (d->md == NULL || d->md->kvtop == NULL)
+		return 0;
+	return dk_kmap_walk(d, it, run, dk_md_kvtop_prot, err);
+}
+
+int
+dk_kmap_walk(struct dk_dump *d, struct dk_kmap_iter *it,
+    struct dk_kmap_run *run, dk_kvtop_prot_fn tr, struct dk_err *err)
+{
 	uint64_t end = d->info.kva_end, ps = d->page_size;
 	uint64_t pa, off;
 	unsigned prot;
 
 	dk_err_clear(err);
-	if (d->fmt->kmap_next != NULL)		/* the format lists its own */
-		return d->fmt->kmap_next(d, it, run, err);
-	if (it->done || d->md == NULL || d->md->kvtop == NULL)
+	if (it->done)
 		return 0;
 	if (it->va == 0)
 		it->va = d->info.kernbase & ~(ps - 1);
@@ -75,7 +88,7 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 			return 0;
 		}
 		d->unmapped_to = 0;
-		if (page_at(d, it, it->va, &pa, &off, &prot, err))
+		if (page_at(d, it, tr, it->va, &pa, &off, &prot, err))
 			break;
 		if (err->code != DK_ENOTMAPPED && err->code != DK_ENOTDUMPED &&
 		    err->code != DK_ETRUNC) {
@@ -97,7 +110,7 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 		uint64_t npa, noff;
 		unsigned nprot;
 
-		if (!page_at(d, it, it->va, &npa, &noff, &nprot, err) ||
+		if (!page_at(d, it, tr, it->va, &npa, &noff, &nprot, err) ||
 		    npa != run->pa + run->len ||
 		    noff != run->offset + run->len || nprot != run->prot)
 			break;

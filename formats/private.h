@@ -645,6 +645,16 @@ struct dk_kmap_iter {
  */
 int		dk_kmap_next(struct dk_dump *, struct dk_kmap_iter *,
 		    struct dk_kmap_run *, struct dk_err *);
+/* A translation that gives the entry's protection too. */
+typedef enum dk_status (*dk_kvtop_prot_fn)(struct dk_dump *, uint64_t,
+		    uint64_t *, unsigned *, struct dk_err *);
+/*
+ * dk_kmap_next's walk of [kernbase, kva_end) page by page with tr: what
+ * a format's kmap_next calls when its translations must be probed.
+ */
+int		dk_kmap_walk(struct dk_dump *, struct dk_kmap_iter *,
+		    struct dk_kmap_run *, dk_kvtop_prot_fn tr,
+		    struct dk_err *);
 
 /* Decode a minidump header page (see fmt_minidump.c); row NULL: choose. */
 enum dk_status	dk_md_header(struct dk_dump *, const uint8_t *, size_t,

@@ -274,9 +274,23 @@ $c3"
 	# gdb reads the portable files by the same addresses (p_vaddr is
 	# the PA, as in the core; a virtual core's segments are virtual
 	# PT_LOADs), and a left-out page as zeros (p_memsz past p_filesz).
+	# With --kernel, the kernel map found through the dumped page tables
+	# becomes virtual PT_LOADs too, and gdb reads kernel addresses.
+	kv=
+	if [ "$chunks" != virtual ]; then
+		if out=$("$BIN/dumpconv" -q --kernel "$k" "$f" -o "$f.kelf" 2>&1) &&
+		    n=$(readelf -lW "$f.kelf" | awk '$1 == "LOAD" && $3 != $4' | wc -l) &&
+		    [ "$n" -gt 0 ]; then
+			ok "$row: dumpconv --kernel: $n virtual PT_LOADs (the kernel map)"
+			kv="$f.kelf:$va:$(words "$pa" "$endian")"
+		else
+			no "$row: dumpconv --kernel: virtual PT_LOADs (the kernel map)" "$out"
+		fi
+	fi
 	zero="0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000"
 	for g in "$f.pelf:$gaddr:$(words "$gpa" "$endian")" \
-	    "$f.z:$gaddr:$(words "$gpa" "$endian")" ${zp:+"$f.z:$zpa:$zero"}; do
+	    "$f.z:$gaddr:$(words "$gpa" "$endian")" ${zp:+"$f.z:$zpa:$zero"} \
+	    ${kv:+"$kv"}; do
 		IFS=: read -r gf ga gw <<<"$g"
 		out=$(timeout 120 gdb-multiarch -nx -batch -ex "set architecture $gdbarch" \
 		    -ex "core-file $gf" -ex "x/8xg $ga" 2>&1)
@@ -286,7 +300,7 @@ $c3"
 		    ok "$row: gdb-multiarch x/8xg $ga of ${gf##*.} reads what the core has" ||
 		    no "$row: gdb-multiarch x/8xg $ga of ${gf##*.} reads what the core has" "$out"
 	done
-	rm -f "$f.pelf" "$f.z"
+	rm -f "$f.pelf" "$f.z" "$f.kelf"
 done
 
 # A powerpc virtual core preceded by one 512-byte kerneldumpheader (as
