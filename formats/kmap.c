@@ -3,10 +3,12 @@
  * memory, in physical memory and in the file, with one protection.  The
  * portable format's virtual PT_LOAD segments are these runs.
  *
- * The walk asks the family's kvtop page by page from kernbase to the
- * end of the page-table area; where kvtop knows a whole block is
- * unmapped (an invalid amd64 PDE) it says so in d->unmapped_to and the
- * walk jumps over it.  The pmap area is read through a one-block cache.
+ * The walk asks a translation page by page from kernbase to kva_end: a
+ * minidump family's kvtop (to the end of the page-table area), or a full
+ * ELF core's page-table walk (fmt_elf.c, to the top of the address
+ * space); where it knows a whole block is unmapped (an invalid amd64
+ * PDE) it says so in d->unmapped_to and the walk jumps over it.  The
+ * pmap area is read through a one-block cache.
  */
 #include "private.h"
 
