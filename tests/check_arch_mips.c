@@ -21,64 +21,13 @@
 
 #include "gen.h"
 #include "private.h"
+#include "img.h"
 
 #define	KB32	0xc0000000ull
 #define	KB64	0xc000000000000000ull
 
 /* ---------------------------------------------------------------------- */
 /* Images assembled by hand.                                               */
-
-struct img {
-	uint8_t	*p;
-	size_t	 len;
-};
-
-static void
-img_init(struct img *im, size_t len)
-{
-	im->p = calloc(1, len);
-	ck_assert_ptr_nonnull(im->p);
-	im->len = len;
-}
-
-static void
-put(struct img *im, size_t off, const void *b, size_t n)
-{
-	ck_assert_uint_le(off + n, im->len);
-	memcpy(im->p + off, b, n);
-}
-
-static void
-put_be32(struct img *im, size_t off, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 8), (uint8_t)v };
-
-	put(im, off, b, 4);
-}
-
-static void
-put_le32(struct img *im, size_t off, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 24) };
-
-	put(im, off, b, 4);
-}
-
-static void
-put_be64(struct img *im, size_t off, uint64_t v)
-{
-	put_be32(im, off, (uint32_t)(v >> 32));
-	put_be32(im, off + 4, (uint32_t)v);
-}
-
-static void
-put_le64(struct img *im, size_t off, uint64_t v)
-{
-	put_le32(im, off, (uint32_t)v);
-	put_le32(im, off + 4, (uint32_t)(v >> 32));
-}
 
 /* The magic: 21 characters and three NULs (FORMATS.md 1.2 "mips"). */
 static void

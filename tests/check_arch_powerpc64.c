@@ -26,6 +26,7 @@
 
 #include "gen.h"
 #include "private.h"
+#include "img.h"
 
 /* Addresses of FreeBSD 13+ (sys/powerpc/include/vmparam.h). */
 #define	KB	0xc008000000000000ull	/* VM_MIN_KERNEL_ADDRESS */
@@ -51,26 +52,6 @@ enum order { BE, LE };
 
 /* ---------------------------------------------------------------------- */
 /* An image assembled by hand.                                             */
-
-struct img {
-	uint8_t	*p;
-	size_t	 len;
-};
-
-static void
-img_init(struct img *im, size_t len)
-{
-	im->p = calloc(1, len);
-	ck_assert_ptr_nonnull(im->p);
-	im->len = len;
-}
-
-static void
-put(struct img *im, size_t off, const void *b, size_t n)
-{
-	ck_assert_uint_le(off + n, im->len);
-	memcpy(im->p + off, b, n);
-}
 
 static void
 put32(struct img *im, size_t off, uint32_t v, enum order o)
@@ -220,19 +201,6 @@ find_pte(const uint8_t *t, uint64_t npteg, uint64_t va, enum order o,
 
 /* ---------------------------------------------------------------------- */
 /* Reading helpers.                                                        */
-
-static struct dk_dump *
-open_img(const struct img *im, const char *arch)
-{
-	struct dk_open_opts o = { .arch = arch };
-	struct dk_dump *d = NULL;
-	struct dk_err err;
-	enum dk_status st;
-
-	st = dk_open_mem(im->p, im->len, "handmade", &o, &d, &err);
-	ck_assert_msg(st == DK_OK, "open: %s", err.msg);
-	return d;
-}
 
 static void
 open_fails(const struct img *im, const char *arch, enum dk_status code,
@@ -396,7 +364,7 @@ START_TEST(test_hpt_be_v2)
 	uint64_t pa;
 
 	make_hpt_be(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "powerpc64");
 	ck_assert_int_eq(in->arch_by, DK_BY_HEADER);
@@ -471,7 +439,7 @@ START_TEST(test_hpt_be_v2)
 
 	/* The version field's byte order decides; forcing the other fails. */
 	open_fails(&im, "powerpc64le", DK_EUNSUP, "offset 64", "offset 0x40");
-	d = open_img(&im, "ppc64");
+	d = img_open(&im, "ppc64");
 	ck_assert_int_eq(dk_info(d)->arch_by, DK_BY_OPTION);
 	dk_close(d);
 	free(im.p);
@@ -486,12 +454,12 @@ START_TEST(test_hpt_padding_ignored)
 
 	make_hpt_be(&im);
 	memset(im.p + 116, 0, 4);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(kvtop_ok(d, VA_B), 0x11000);
 	ck_assert_uint_eq(kvtop_ok(d, LINK), 0x400100);
 	dk_close(d);
 	memset(im.p + 116, 0xff, 4);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(kvtop_ok(d, VA_A), 0x10000);
 	dk_close(d);
 	free(im.p);
@@ -507,7 +475,7 @@ START_TEST(test_hpt_secondary_needs_h)
 	make_hpt_be(&im);
 	put_pte(&im, PMAP, t_pteg(VA_B, 12, 1, NPTEG), 2,
 	    t_pte_hi(VA_B, 12, 0), 0x11000 | L_BW, BE);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	kvtop_fails(d, VA_B, DK_ENOTMAPPED, "secondary");
 	dk_close(d);
 	free(im.p);
@@ -552,7 +520,7 @@ START_TEST(test_hpt_large_page)
 	struct img im;
 
 	make_large(&im, 1, 0);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(kvtop_ok(d, DB + 0x9123456), 0x2123456);
 	ck_assert_uint_eq(kvtop_ok(d, DB + 0x9000000), 0x2000000);
 	ck_assert_uint_eq(kvtop_ok(d, DB + 0x9ffffff), 0x2ffffff);
@@ -568,14 +536,14 @@ START_TEST(test_hpt_large_page)
 
 	/* The AVA's lowest bit is not compared for 16 MiB pages. */
 	make_large(&im, 1, 1);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(kvtop_ok(d, DB + 0x9123456), 0x2123456);
 	dk_close(d);
 	free(im.p);
 
 	/* hw_direct_map 0: 4 KiB base pages there, so no match. */
 	make_large(&im, 0, 0);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	kvtop_fails(d, DB + 0x9123456, DK_ENOTMAPPED, "PTEG");
 	dk_close(d);
 	free(im.p);
@@ -616,7 +584,7 @@ START_TEST(test_le_v1_phyp)
 
 	/* mmu_phyp: H_READ results stored natively, little-endian here. */
 	make_le_v1(&im, "mmu_phyp", LE);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "powerpc64le");
 	ck_assert_int_eq(in->arch_by, DK_BY_HEADER);
@@ -640,7 +608,7 @@ START_TEST(test_le_v1_phyp)
 
 	/* The same PTE stored big-endian is not found. */
 	make_le_v1(&im, "mmu_phyp", BE);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	kvtop_fails(d, 0xe000000000003000ull, DK_ENOTMAPPED, NULL);
 	dk_close(d);
 	free(im.p);
@@ -654,7 +622,7 @@ START_TEST(test_le_v1_g5)
 
 	/* mmu_g5: the hardware table, big-endian under a LE header. */
 	make_le_v1(&im, "mmu_g5", BE);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_str_eq(dk_info(d)->arch, "powerpc64le");
 	ck_assert_uint_eq(kvtop_ok(d, 0xe000000000003008ull), 0x3008);
 	expect_bytes(d, 1, 0xe000000000003000ull, 0x3c, 64);
@@ -662,7 +630,7 @@ START_TEST(test_le_v1_g5)
 	free(im.p);
 
 	make_le_v1(&im, "mmu_g5", LE);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	kvtop_fails(d, 0xe000000000003000ull, DK_ENOTMAPPED, NULL);
 	dk_close(d);
 	free(im.p);
@@ -748,7 +716,7 @@ START_TEST(test_radix)
 	struct img im;
 
 	make_radix(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "powerpc64le");
 	ck_assert_uint_eq(in->npages, 6);

@@ -21,6 +21,7 @@
 
 #include "gen.h"
 #include "private.h"
+#include "img.h"
 
 #define	KB	0xffffffc000000000ull	/* KERNBASE = VM_MIN_KERNEL_ADDRESS */
 #define	DMIN	0xffffffd000000000ull	/* DMAP_MIN_ADDRESS */
@@ -47,42 +48,6 @@ pte(uint64_t pa, uint64_t bits)
 /* ---------------------------------------------------------------------- */
 /* An image assembled by hand.                                             */
 
-struct img {
-	uint8_t	*p;
-	size_t	 len;
-};
-
-static void
-img_init(struct img *im, size_t len)
-{
-	im->p = calloc(1, len);
-	ck_assert_ptr_nonnull(im->p);
-	im->len = len;
-}
-
-static void
-put(struct img *im, size_t off, const void *b, size_t n)
-{
-	ck_assert_uint_le(off + n, im->len);
-	memcpy(im->p + off, b, n);
-}
-
-static void
-put_le32(struct img *im, size_t off, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 24) };
-
-	put(im, off, b, 4);
-}
-
-static void
-put_le64(struct img *im, size_t off, uint64_t v)
-{
-	put_le32(im, off, (uint32_t)v);
-	put_le32(im, off + 4, (uint32_t)(v >> 32));
-}
-
 static uint64_t
 get_le64(const uint8_t *p)
 {
@@ -98,19 +63,6 @@ get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	    (uint32_t)p[3] << 24;
-}
-
-static struct dk_dump *
-open_img(const struct img *im, const char *arch)
-{
-	struct dk_open_opts o = { .arch = arch };
-	struct dk_dump *d = NULL;
-	struct dk_err err = { .code = DK_OK };
-	enum dk_status st;
-
-	st = dk_open_mem(im->p, im->len, "handmade", &o, &d, &err);
-	ck_assert_msg(st == DK_OK, "open: %s", err.msg);
-	return d;
 }
 
 /* Open must fail with code, and the message must contain needle. */
@@ -316,7 +268,7 @@ START_TEST(test_v2_info)
 	size_t got, i;
 
 	make_v2(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->format, "minidump");
 	ck_assert_str_eq(in->arch, "riscv64");
@@ -394,7 +346,7 @@ START_TEST(test_v2_translate)
 	struct img im;
 
 	make_v2(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 
 	/* A plain leaf, read-write. */
 	ck_assert_uint_eq(kvtop_ok(d, KB + 0x123), 0x80003123);
@@ -546,7 +498,7 @@ START_TEST(test_v1)
 	struct img im;
 
 	make_v1(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "riscv64");
 	ck_assert_uint_eq(in->version, 1);
@@ -672,7 +624,7 @@ START_TEST(test_truncated_pages)
 
 	make_v2(&im);
 	im.len = 0x9800;
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->npages, 5);
 	ck_assert_uint_eq(dk_info(d)->npages_present, 3);
 	expect_bytes(d, 1, KB + SP, 0x50, 64);
@@ -680,7 +632,7 @@ START_TEST(test_truncated_pages)
 	expect_fail(d, 0, 0x803ff000, 8, DK_ETRUNC, "0xa000");
 	dk_close(d);
 	im.len = 0x6000;			/* no pages at all */
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->npages_present, 0);
 	expect_fail(d, 1, KB, 8, DK_ETRUNC, "0x6000");
 	dk_close(d);
@@ -720,7 +672,7 @@ START_TEST(test_bad_header)
 	open_fails(im.p, im.len, DK_EUNSUP, "offset 0");
 	put(&im, 0, "minidump FreeBSD/riscv\0\0", 24);
 	/* Intact again: it opens. */
-	dk_close(open_img(&im, NULL));
+	dk_close(img_open(&im, NULL));
 	free(im.p);
 }
 END_TEST

@@ -27,74 +27,10 @@
 #include "bytes.h"
 #include "gen.h"
 #include "private.h"
+#include "img.h"
 
 /* ---------------------------------------------------------------------- */
 /* An image assembled by hand.                                             */
-
-struct img {
-	uint8_t	*p;
-	size_t	 len;
-};
-
-static void
-img_init(struct img *im, size_t len)
-{
-	im->p = calloc(1, len);
-	ck_assert_ptr_nonnull(im->p);
-	im->len = len;
-}
-
-static void
-put(struct img *im, size_t off, const void *b, size_t n)
-{
-	ck_assert_uint_le(off + n, im->len);
-	memcpy(im->p + off, b, n);
-}
-
-static void
-put_le32(struct img *im, size_t off, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 24) };
-
-	put(im, off, b, 4);
-}
-
-static void
-put_be32(struct img *im, size_t off, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 8), (uint8_t)v };
-
-	put(im, off, b, 4);
-}
-
-static void
-put_le64(struct img *im, size_t off, uint64_t v)
-{
-	put_le32(im, off, (uint32_t)v);
-	put_le32(im, off + 4, (uint32_t)(v >> 32));
-}
-
-static void
-put_be64(struct img *im, size_t off, uint64_t v)
-{
-	put_be32(im, off, (uint32_t)(v >> 32));
-	put_be32(im, off + 4, (uint32_t)v);
-}
-
-static struct dk_dump *
-open_img(const struct img *im, const char *arch)
-{
-	struct dk_open_opts o = { .arch = arch };
-	struct dk_dump *d = NULL;
-	struct dk_err err;
-	enum dk_status st;
-
-	st = dk_open_mem(im->p, im->len, "handmade", &o, &d, &err);
-	ck_assert_msg(st == DK_OK, "open: %s", err.msg);
-	return d;
-}
 
 static void
 expect_bytes(struct dk_dump *d, int virt, uint64_t addr, uint8_t fill,
@@ -191,7 +127,7 @@ START_TEST(test_handmade_amd64_v3)
 	uint64_t pa;
 
 	make_amd64_v3(&im);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "amd64");
 	ck_assert_int_eq(in->arch_by, DK_BY_FORMAT);
@@ -278,7 +214,7 @@ START_TEST(test_handmade_amd64_1g)
 		put_le64(&im, 0x11000 + 0x1000 + 8 * j,
 		    (0x40000000ull + (j << 21)) | 0x83);
 	memset(im.p + 0x13000, 0x5a, 0x200000);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->npages, 512);
 	ck_assert_uint_eq(kvtop_ok(d, kb + (1ull << 30) + 0x123),
 	    0x40000123u);
@@ -301,7 +237,7 @@ START_TEST(test_handmade_truncated_page)
 
 	make_amd64_v3(&im);
 	im.len = 0x7800;
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->npages_present, 2);
 	expect_bytes(d, 0, 0x10018, 0x01, 1);	/* PTE 3, low byte */
 	expect_fail(d, 0, 0x11000, 8, DK_ETRUNC, "past the end");
@@ -351,7 +287,7 @@ START_TEST(test_handmade_armeb_v2)
 	struct img im;
 
 	make_armeb_v2(&im, 2);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "armeb");
 	ck_assert_int_eq(in->arch_by, DK_BY_HEADER);
@@ -384,7 +320,7 @@ START_TEST(test_handmade_arm_v4_tiny)
 	uint64_t pa;
 
 	make_armeb_v2(&im, 1);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(kvtop_ok(d, 0xc0000000u), 0x80009000u);
 	ck_assert_int_ne(dk_kvtop(d, 0xc0001000u, &pa, &err), DK_OK);
 	ck_assert_str_ne(err.msg, "");
@@ -441,7 +377,7 @@ START_TEST(test_handmade_i386_pae_v1)
 	put_le64(&im, 0x2000 + 600 * 8, 0x100000001ull);
 	memset(im.p + 0x4000, 0x55, 0x1000);	/* PA 0x1000 */
 	memset(im.p + 0x5000, 0x66, 0x1000);	/* PA 0x2000 */
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->npages, 2);
 	ck_assert_uint_eq(kvtop_ok(d, 0xc0000010u), 0x2010);
 	expect_bytes(d, 1, 0xc0000000u, 0x66, 64);
@@ -477,7 +413,7 @@ START_TEST(test_handmade_i386_v2)
 	put_le32(&im, 0x3004, 0x100001);	/* PA 0x100000 */
 	memset(im.p + 0x4000, 0x70, 0x1000);
 	memset(im.p + 0x5000, 0x77, 0x1000);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	ck_assert_uint_eq(dk_info(d)->version, 2);
 	ck_assert_uint_eq(kvtop_ok(d, 0xc0000abcu), 0x107abc);
 	expect_bytes(d, 1, 0xc0000000u, 0x77, 64);
@@ -526,7 +462,7 @@ START_TEST(test_handmade_arm64_16k)
 	struct img im;
 
 	make_arm64_16k(&im, 1);
-	d = open_img(&im, NULL);
+	d = img_open(&im, NULL);
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "aarch64");
 	ck_assert_uint_eq(in->page_size, 16384);
