@@ -252,23 +252,6 @@ kvtop_fails(struct dk_dump *d, uint64_t va, enum dk_status code,
 }
 
 static void
-expect_bytes(struct dk_dump *d, int virt, uint64_t addr, uint8_t fill,
-    size_t n)
-{
-	uint8_t buf[64], want[64];
-	struct dk_err err;
-	enum dk_status st;
-
-	ck_assert_uint_le(n, sizeof(buf));
-	st = virt ? dk_read_va(d, addr, buf, n, &err) :
-	    dk_read_pa(d, addr, buf, n, &err);
-	ck_assert_msg(st == DK_OK, "read %s %#jx: %s", virt ? "va" : "pa",
-	    (uintmax_t)addr, err.msg);
-	memset(want, fill, n);
-	ck_assert_mem_eq(buf, want, n);
-}
-
-static void
 read_fails(struct dk_dump *d, uint64_t va, enum dk_status code)
 {
 	uint8_t buf[16];

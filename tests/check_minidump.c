@@ -32,41 +32,6 @@
 /* ---------------------------------------------------------------------- */
 /* An image assembled by hand.                                             */
 
-static void
-expect_bytes(struct dk_dump *d, int virt, uint64_t addr, uint8_t fill,
-    size_t n)
-{
-	uint8_t buf[64], want[64];
-	struct dk_err err;
-	enum dk_status st;
-
-	ck_assert_uint_le(n, sizeof(buf));
-	st = virt ? dk_read_va(d, addr, buf, n, &err) :
-	    dk_read_pa(d, addr, buf, n, &err);
-	ck_assert_msg(st == DK_OK, "read %s %#jx: %s", virt ? "va" : "pa",
-	    (uintmax_t)addr, err.msg);
-	memset(want, fill, n);
-	ck_assert_mem_eq(buf, want, n);
-}
-
-static void
-expect_fail(struct dk_dump *d, int virt, uint64_t addr, size_t n,
-    enum dk_status code, const char *needle)
-{
-	uint8_t buf[64];
-	struct dk_err err;
-	enum dk_status st;
-
-	st = virt ? dk_read_va(d, addr, buf, n, &err) :
-	    dk_read_pa(d, addr, buf, n, &err);
-	ck_assert_msg(st == code, "read %s %#jx: expected %s, got %s (%s)",
-	    virt ? "va" : "pa", (uintmax_t)addr, dk_status_name(code),
-	    dk_status_name(st), err.msg);
-	if (needle != NULL)
-		ck_assert_msg(strstr(err.msg, needle) != NULL, "message '%s' "
-		    "lacks '%s'", err.msg, needle);
-}
-
 static uint64_t
 kvtop_ok(struct dk_dump *d, uint64_t va)
 {

@@ -1,7 +1,8 @@
 /*
  * img.h -- dump images assembled by hand in the Check suites: a zeroed
  * buffer, bytes put at offsets in either byte order (each put checked
- * against the image's end), and the image opened with dk_open_mem.
+ * against the image's end), the image opened with dk_open_mem, and
+ * reads of it expected to give bytes or to fail.
  * Header-only (static inline), so that a suite uses what it needs.
  */
 #ifndef DK_TEST_IMG_H
@@ -80,6 +81,44 @@ img_open(const struct img *im, const char *arch)
 	st = dk_open_mem(im->p, im->len, "handmade", &o, &d, &err);
 	ck_assert_msg(st == DK_OK, "open: %s", err.msg);
 	return d;
+}
+
+/* n bytes at addr (virtual if virt, else physical) read as fill. */
+static inline void
+expect_bytes(struct dk_dump *d, int virt, uint64_t addr, uint8_t fill,
+    size_t n)
+{
+	uint8_t buf[128], want[128];
+	struct dk_err err = { .code = DK_OK };
+	enum dk_status st;
+
+	ck_assert_uint_le(n, sizeof(buf));
+	st = virt ? dk_read_va(d, addr, buf, n, &err) :
+	    dk_read_pa(d, addr, buf, n, &err);
+	ck_assert_msg(st == DK_OK, "read %s %#jx: %s", virt ? "va" : "pa",
+	    (uintmax_t)addr, err.msg);
+	memset(want, fill, n);
+	ck_assert_mem_eq(buf, want, n);
+}
+
+/* The read fails with code and a message holding needle (if not NULL). */
+static inline void
+expect_fail(struct dk_dump *d, int virt, uint64_t addr, size_t n,
+    enum dk_status code, const char *needle)
+{
+	uint8_t buf[128];
+	struct dk_err err = { .code = DK_OK };
+	enum dk_status st;
+
+	ck_assert_uint_le(n, sizeof(buf));
+	st = virt ? dk_read_va(d, addr, buf, n, &err) :
+	    dk_read_pa(d, addr, buf, n, &err);
+	ck_assert_msg(st == code, "read %s %#jx: expected %s, got %s (%s)",
+	    virt ? "va" : "pa", (uintmax_t)addr, dk_status_name(code),
+	    dk_status_name(st), st == DK_OK ? "" : err.msg);
+	if (needle != NULL)
+		ck_assert_msg(strstr(err.msg, needle) != NULL, "message '%s' "
+		    "lacks '%s'", err.msg, needle);
 }
 
 #endif /* DK_TEST_IMG_H */
