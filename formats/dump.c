@@ -299,6 +299,21 @@ dk_phys_range(const struct dk_dump *d, size_t i)
 	return r;
 }
 
+void
+dk_add_section(struct dk_dump *d, const char *name, uint64_t off,
+    uint64_t size, uint64_t space)
+{
+	struct dk_section *s;
+
+	if (d->info.nsections >= DK_MAX_SECTIONS)
+		return;
+	s = &d->info.sections[d->info.nsections++];
+	s->name = name;
+	s->offset = off;
+	s->size = size;
+	s->space = space;
+}
+
 DK_EXPORT enum dk_status
 dk_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
     struct dk_err *err)

@@ -151,20 +151,6 @@ sort_segs(struct dk_dump *d, struct elfc_seg *s, size_t n, const char *kind,
 	return DK_OK;
 }
 
-static void
-add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size)
-{
-	struct dk_section *s;
-
-	if (d->info.nsections >= DK_MAX_SECTIONS)
-		return;
-	s = &d->info.sections[d->info.nsections++];
-	s->name = name;
-	s->offset = off;
-	s->size = size;
-	s->space = size;
-}
-
 /*
  * The library's page model: dump_avail is the physical segments, and
  * the pages of each are numbered on from the previous one's, as a
@@ -615,9 +601,10 @@ wrap:
 	if (c->have_delta)
 		d->info.kernbase = c->delta_va;
 	if (data == UINT64_MAX) {
-		add_section(d, "elf headers", 0, phend);
+		dk_add_section(d, "elf headers", 0, phend, phend);
 		if (first != UINT64_MAX)
-			add_section(d, "pages", first, last - first);
+			dk_add_section(d, "pages", first, last - first,
+			    last - first);
 	}
 	if (keep != NULL && (st = load_keep(d, keep, first, err)) != DK_OK)
 		return st;

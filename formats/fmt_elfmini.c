@@ -170,21 +170,6 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 	return DK_OK;
 }
 
-static void
-add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size,
-    uint64_t space)
-{
-	struct dk_section *s;
-
-	if (d->info.nsections >= DK_MAX_SECTIONS)
-		return;
-	s = &d->info.sections[d->info.nsections++];
-	s->name = name;
-	s->offset = off;
-	s->size = size;
-	s->space = space;
-}
-
 /*
  * A kind of source dump the portable file holds (the table is at the
  * end of this file): how it is read back, which notes carry it, where
@@ -382,8 +367,8 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		    (uintmax_t)psize, (uintmax_t)dec_uint(info + 8, 4, e),
 		    (uintmax_t)d->page_size, d->info.version);
 	d->info.format = "portable-elf";
-	add_section(d, "elf headers", 0, c->noff, c->noff);
-	add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
 	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
 		const struct em_note *nt = &notes[sect[i].type];
 		uint64_t want = d->hdr.v[sect[i].id];
@@ -399,7 +384,7 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 			    (uintmax_t)c->noff, sect[i].name, (uintmax_t)want,
 			    nt->seen ? "" : "none, ", (uintmax_t)nt->size);
 		if (sect[i].type != NT_DK_MSGBUF)
-			add_section(d, sect[i].name, nt->off, nt->size,
+			dk_add_section(d, sect[i].name, nt->off, nt->size,
 			    nt->size);
 	}
 	d->off_pages = dec_uint(info + 88, 8, e);
@@ -422,7 +407,7 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		d->info.npages_present = stored;
 	d->nphys = dec_uint(info + 112, 8, e);
 	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
-	add_section(d, "pages", d->off_pages, d->info.npages_present <<
+	dk_add_section(d, "pages", d->off_pages, d->info.npages_present <<
 	    d->page_shift, d->info.npages_present << d->page_shift);
 	return DK_OK;
 }
@@ -487,9 +472,9 @@ open_sparc64(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		d->info.npages_present = stored;
 	d->nphys = dec_uint(c->info + 112, 8, c->e);
 	d->info.format = "portable-elf";
-	add_section(d, "elf headers", 0, c->noff, c->noff);
-	add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	add_section(d, "regions", data, d->src.size - data, d->src.size -
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "regions", data, d->src.size - data, d->src.size -
 	    data);
 	return DK_OK;
 }
@@ -1489,9 +1474,9 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 	if (d->info.npages_present > stored)
 		d->info.npages_present = stored;
 	d->nphys = dec_uint(c->info + 112, 8, c->e);
-	add_section(d, "elf headers", 0, c->noff, c->noff);
-	add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	add_section(d, "pages", data, d->src.size - data, d->src.size - data);
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "pages", data, d->src.size - data, d->src.size - data);
 	return DK_OK;
 }
 

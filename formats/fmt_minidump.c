@@ -196,15 +196,7 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 static void
 add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size)
 {
-	struct dk_section *s;
-
-	if (d->info.nsections >= DK_MAX_SECTIONS)
-		return;
-	s = &d->info.sections[d->info.nsections++];
-	s->name = name;
-	s->offset = off;
-	s->size = size;
-	s->space = round_up(size, d->page_size);
+	dk_add_section(d, name, off, size, round_up(size, d->page_size));
 }
 
 /* Read and check dump_avail: [start, end) pairs ended by an end of 0. */

@@ -682,21 +682,6 @@ out:
 	return st;
 }
 
-static void
-add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size,
-    uint64_t space)
-{
-	struct dk_section *s;
-
-	if (d->info.nsections >= DK_MAX_SECTIONS)
-		return;
-	s = &d->info.sections[d->info.nsections++];
-	s->name = name;
-	s->offset = off;
-	s->size = size;
-	s->space = space;
-}
-
 static enum dk_status
 sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
@@ -752,9 +737,9 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	/* Where the regions' data starts (the portable writer's source). */
 	d->off_header = 0;
 	d->off_pages = d->hdr.v[DK_H_HDR_SIZE];
-	add_section(d, "header", 0, SP64_HDR_SIZE + SP64_REG_SIZE *
+	dk_add_section(d, "header", 0, SP64_HDR_SIZE + SP64_REG_SIZE *
 	    sp(d)->nreg, d->hdr.v[DK_H_HDR_SIZE]);
-	add_section(d, "regions", d->hdr.v[DK_H_HDR_SIZE],
+	dk_add_section(d, "regions", d->hdr.v[DK_H_HDR_SIZE],
 	    d->info.npages << SP64_PAGE_SHIFT, d->src.size -
 	    d->hdr.v[DK_H_HDR_SIZE]);
 	return DK_OK;

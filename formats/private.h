@@ -260,6 +260,10 @@ struct dk_arch {
 	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
 };
 
+/* Append a section (dumpinfo's list) to d's info; past the last slot, none. */
+void		dk_add_section(struct dk_dump *, const char *name, uint64_t off,
+		    uint64_t size, uint64_t space);
+
 /* The row of the family with byte order e, or NULL. */
 const struct dk_arch *dk_arch_family_endian(const char *family,
 		    enum dk_endian);
