@@ -24,22 +24,9 @@
 #include <unistd.h>
 
 #include "compress.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz.h"
 
 #define	FZ_FSIZE_MAX	(64ull << 20)	/* bytes a temporary file may reach */
-
-#define	FZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fz_fail(__FILE__, __LINE__, #cond);			\
-} while (0)
-
-static void
-fz_fail(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
-	abort();
-}
 
 static void
 fz_limit(void)

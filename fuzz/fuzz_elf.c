@@ -28,35 +28,9 @@
 
 #include "dkcheck.h"
 #include "private.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz.h"
 
 #define	FZ_RUNS		256	/* runs read per input */
-
-#define	FZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fz_fail(__FILE__, __LINE__, #cond);			\
-} while (0)
-
-static void
-fz_fail(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
-	abort();
-}
-
-static void
-fz_finding(void *arg, const struct dk_finding *f)
-{
-	const struct dk_check_code *k;
-	int known = 0;
-
-	(void)arg;
-	for (size_t i = 0; (k = dk_check_code_at(i)) != NULL; i++)
-		known |= strcmp(k->code, f->code) == 0;
-	FZ_CHECK(known);
-	FZ_CHECK(memchr(f->msg, '\0', sizeof(f->msg)) != NULL);
-}
 
 static void
 fz_reads(struct dk_dump *d, size_t size)

@@ -31,14 +31,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "minidump.h"
 
 /* The readers' exercise: fuzz_minidump.c's target, renamed. */
+int	fz_minidump_input(const uint8_t *, size_t);
 #define	LLVMFuzzerTestOneInput	fz_minidump_input
 #include "fuzz_minidump.c"
 #undef	LLVMFuzzerTestOneInput
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 #define	FZ_KMAP_PAGES	(1ull << 20)	/* kernel map walked at most */
 #define	FZ_OUT_MAX	(64ull << 20)	/* larger outputs are not compared */

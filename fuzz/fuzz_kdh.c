@@ -20,20 +20,7 @@
 
 #include "dkcheck.h"
 #include "private.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define	FZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fz_fail(__FILE__, __LINE__, #cond);			\
-} while (0)
-
-static void
-fz_fail(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
-	abort();
-}
+#include "fuzz.h"
 
 static void
 one_header(const uint8_t *data)

@@ -15,22 +15,9 @@
 #include <string.h>
 
 #include "private.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz.h"
 
 #define	FZ_EHDR_READ	64	/* bytes dk_arch_from_kernel reads */
-
-#define	FZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fz_fail(__FILE__, __LINE__, #cond);			\
-} while (0)
-
-static void
-fz_fail(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
-	abort();
-}
 
 static enum dk_status
 pick(const uint8_t *data, size_t size, const struct dk_arch **ap)

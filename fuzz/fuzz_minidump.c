@@ -20,8 +20,7 @@
 #include <string.h>
 
 #include "dumpkit.h"
-
-int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+#include "fuzz.h"
 
 #define	FZ_NAME		"fuzz-input"
 #define	FZ_MAX_RUNS	4096		/* runs iterated per open */
@@ -41,18 +40,6 @@ struct fz {
 	uint8_t		*buf2;		/* as large */
 	size_t		 bufsz;		/* two pages and a bit */
 };
-
-#define	FZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fz_fail(__FILE__, __LINE__, #cond);			\
-} while (0)
-
-static void
-fz_fail(const char *file, int line, const char *what)
-{
-	fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
-	abort();
-}
 
 /* A failed call sets the error object to the code it returns. */
 static void
