@@ -9,26 +9,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PATTERN="python3 $HERE/pattern.py"
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkcli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2"; }
-check() {	# check DESC COMMAND...: passes if COMMAND exits 0
-	local d=$1; shift
-	local out
-	if out=$("$@" 2>&1); then ok "$d"; else no "$d" "$out"; fi
-}
-# expect_exit DESC STATUS REGEX COMMAND...: status and stderr+stdout match
-expect_exit() {
-	local d=$1 want=$2 re=$3; shift 3
-	local out rc
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && grep -Eq -- "$re" <<<"$out"; then
-		ok "$d"
-	else
-		no "$d" "exit $rc (wanted $want), output: $out"
-	fi
-}
 hexbytes() { od -An -v -tx1 | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'; }
 
 # --help and --version on every tool.

@@ -28,11 +28,8 @@ DZ=$(cd "$(dirname "$0")" && pwd)/dropzero.py
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkfullelf.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'rm -rf "$T"; exit 130' INT TERM
-pass=0 fail=0
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 SEED=5
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2" | head -n 20; }
 
 for t in readelf eu-readelf gdb-multiarch python3; do
 	command -v "$t" >/dev/null 2>&1 && ok "$t is installed" ||

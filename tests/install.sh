@@ -15,10 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkinst.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ $# -lt 2 ] || echo "#   $2"; }
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
 # A prefix other than the default, so that PREFIX is seen to be obeyed.
 DEST=$T/root

@@ -30,25 +30,7 @@ JOBS=${INTEROP_JOBS:-$(nproc 2>/dev/null || echo 2)}
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkinterop.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'rm -rf "$T"; exit 130' INT TERM
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2" | head -n 20; }
-check() {	# check DESC COMMAND...: passes if COMMAND exits 0
-	local d=$1; shift
-	local out
-	if out=$("$@" 2>&1); then ok "$d"; else no "$d" "$out"; fi
-}
-expect_exit() {	# expect_exit DESC STATUS REGEX COMMAND...
-	local d=$1 want=$2 re=$3; shift 3
-	local out rc
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && grep -Eq -- "$re" <<<"$out"; then
-		ok "$d"
-	else
-		no "$d" "exit $rc (wanted $want), output: $out"
-	fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
 # --- the tools --------------------------------------------------------------
 have_tools=1

@@ -12,20 +12,8 @@ B=${B:-build}
 BIN=$(cd "$B/bin" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkkdh.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2"; }
-expect_exit() {
-	local d=$1 want=$2 re=$3; shift 3
-	local out rc
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && grep -Eq -- "$re" <<<"$out"; then
-		ok "$d"
-	else
-		no "$d" "exit $rc (wanted $want), output: $out"
-	fi
-}
 gen() { "$BIN/dumpgen" --mem 32M --compact --seed 5 -q -f "$@"; }
 
 # The independent reader: IMAGE BLOCKSIZE PLACEMENT(new|old|leading)

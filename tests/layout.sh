@@ -12,22 +12,9 @@ B=${B:-build}
 BIN=$(cd "$B/bin" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dklayout.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 L=$BIN/dumplayout
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2"; }
-# expect_exit DESC STATUS REGEX COMMAND...: status and stdout+stderr match
-expect_exit() {
-	local d=$1 want=$2 re=$3; shift 3
-	local out rc
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && grep -Eq -- "$re" <<<"$out"; then
-		ok "$d"
-	else
-		no "$d" "exit $rc (wanted $want), output: $out"
-	fi
-}
 gen() { "$BIN/dumpgen" --seed 7 -q -f "$@"; }
 # poke FILE OFFSET HEX...: overwrite bytes of a copy
 poke() {

@@ -20,10 +20,7 @@ BIN=$(cd "$B/bin" && pwd)
 DWARF=$(cd "$B/tests" && pwd)/layout_dwarf
 T=$(mktemp -d "${TMPDIR:-/tmp}/dklayout.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' <<<"$2"; }
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
 # name endian cc ccflags, one ABI a line, from the engine's own table.
 "$BIN/dumplayout" abis --json | python3 -c '

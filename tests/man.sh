@@ -13,10 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dkman.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ $# -lt 2 ] || echo "#   $2"; }
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
 cd "$TOP"
 if ! command -v mandoc >/dev/null; then

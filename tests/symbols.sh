@@ -22,10 +22,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/dksym.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "not ok - $1"; [ $# -lt 2 ] || echo "#   $2"; }
+. "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
 cd "$TOP"
 headers=$($MAKE -s --no-print-directory B="$B" print-public-headers 2>/dev/null)
