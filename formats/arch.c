@@ -155,20 +155,20 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 	size_t fo;
 
 	if (len < 20)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %zu: the ELF "
-		    "header needs 20 bytes for e_machine, the file has %zu",
-		    name, len, len);
+		return dk_err_off(err, DK_ETRUNC, len, "%s: offset %zu: the "
+		    "ELF header needs 20 bytes for e_machine, the file has "
+		    "%zu", name, len, len);
 	if (memcmp(eh, ELFMAG, SELFMAG) != 0)
-		return dk_err_set(err, DK_EINVAL, "%s: offset 0: expected the "
-		    "ELF magic 7f 45 4c 46 of a kernel image, found %02x %02x "
-		    "%02x %02x", name, eh[0], eh[1], eh[2], eh[3]);
+		return dk_err_at(err, DK_EINVAL, name, 0, "expected the ELF "
+		    "magic 7f 45 4c 46 of a kernel image, found %02x %02x "
+		    "%02x %02x", eh[0], eh[1], eh[2], eh[3]);
 	if (eh[EI_DATA] == ELFDATA2LSB)
 		e = DK_LE;
 	else if (eh[EI_DATA] == ELFDATA2MSB)
 		e = DK_BE;
 	else
-		return dk_err_set(err, DK_EINVAL, "%s: offset %d: EI_DATA %u "
-		    "is neither LSB (1) nor MSB (2)", name, EI_DATA,
+		return dk_err_off(err, DK_EINVAL, EI_DATA, "%s: offset %d: "
+		    "EI_DATA %u is neither LSB (1) nor MSB (2)", name, EI_DATA,
 		    eh[EI_DATA]);
 	machine = (uint16_t)dec_uint(eh + 18, 2, e);
 	/* e_flags: offset 36 in ELF32 headers, 48 in ELF64 ones. */

@@ -81,8 +81,8 @@ amd64_setup(struct dk_dump *d, struct dk_err *err)
 	d->info.dmap_end = h->v[DK_H_DMAPEND];
 	d->info.dmap_phys = 0;
 	if (d->info.dmap_end < d->info.dmap_base)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 56: dmapend "
-		    "%#jx is below dmapbase %#jx", d->src.name,
+		return dk_err_off(err, DK_ECORRUPT, 56, "%s: offset 56: "
+		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
 		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
 	d->info.kva_end = h->v[DK_H_KERNBASE] + (h->v[DK_H_PMAPSIZE] / 8 <<
 	    (d->info.version == 1 ? AMD64_PAGE_SHIFT : AMD64_PDRSHIFT));

@@ -121,27 +121,29 @@ arm_setup(struct dk_dump *d, struct dk_err *err)
 	uint64_t ptesize = h->v[DK_H_PMAPSIZE];
 
 	if (mmu == ARM_MMU_V6_LPAE)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 48: mmuformat 3 "
-		    "(V6_LPAE, long descriptors) is not supported; only V4 "
-		    "and V6 short-descriptor page tables are", d->src.name);
+		return dk_err_off(err, DK_EUNSUP, 48, "%s: offset 48: "
+		    "mmuformat 3 (V6_LPAE, long descriptors) is not "
+		    "supported; only V4 and V6 short-descriptor page tables "
+		    "are", d->src.name);
 	if (mmu > ARM_MMU_V6_LPAE)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 48: unknown "
-		    "mmuformat %ju (expected 0 unknown, 1 V4, 2 V6 or "
-		    "3 V6_LPAE)", d->src.name, (uintmax_t)mmu);
+		return dk_err_off(err, DK_EUNSUP, 48, "%s: offset 48: unknown "
+		    "mmuformat %ju (expected 0 unknown, 1 V4, 2 V6 or 3 "
+		    "V6_LPAE)", d->src.name, (uintmax_t)mmu);
 	d->mmuformat = mmu == ARM_MMU_UNKNOWN ? ARM_MMU_V6 : (uint32_t)mmu;
 	d->page_shift = ARM_PAGE_SHIFT;
 	d->pte_size = 4;
 	d->info.has_dmap = 0;
 	if (ptesize % d->pte_size != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx is not a multiple of the 4-byte L2 PTE", d->src.name,
-		    (uintmax_t)ptesize);
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx is not a multiple of the 4-byte L2 PTE",
+		    d->src.name, (uintmax_t)ptesize);
 	d->info.kva_end = kb + (ptesize / d->pte_size << ARM_PAGE_SHIFT);
 	if (d->info.kva_end > ARM_VA_END)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx describes KVA from kernbase %#jx to %#jx, past the "
-		    "4 GiB address space", d->src.name, (uintmax_t)ptesize,
-		    (uintmax_t)kb, (uintmax_t)d->info.kva_end);
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx describes KVA from kernbase %#jx to %#jx, "
+		    "past the 4 GiB address space", d->src.name,
+		    (uintmax_t)ptesize, (uintmax_t)kb,
+		    (uintmax_t)d->info.kva_end);
 	DK_TRACE(d, "arm: arch %ju, mmuformat %ju%s, KVA [%#jx, %#jx)",
 	    (uintmax_t)h->v[DK_H_ARCH], (uintmax_t)mmu,
 	    mmu == ARM_MMU_UNKNOWN ? " (unknown: read as V6)" :

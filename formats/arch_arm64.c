@@ -133,42 +133,42 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 
 	d->page_shift = arm64_hdr_page_shift(d->info.version, h);
 	if (d->page_shift == 0 && (flags & ARM64_FLAG_PS_MASK) > 1)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 76: flags %#jx "
-		    "give page size code %ju (%s); only 0 (4 KiB) and 1 "
+		return dk_err_off(err, DK_EUNSUP, 76, "%s: offset 76: flags "
+		    "%#jx give page size code %ju (%s); only 0 (4 KiB) and 1 "
 		    "(16 KiB) are supported", d->src.name, (uintmax_t)flags,
 		    (uintmax_t)(flags & ARM64_FLAG_PS_MASK),
 		    (flags & ARM64_FLAG_PS_MASK) == 2 ? "64 KiB, reserved" :
 		    "undefined");
 	if (d->page_shift == 0)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 76: flags %#jx "
-		    "have bits dumpkit does not know (%#jx); only bits 1:0, "
-		    "the page size, are defined", d->src.name,
-		    (uintmax_t)flags, (uintmax_t)(flags & ~(uint64_t)
-		    ARM64_FLAG_PS_MASK));
+		return dk_err_off(err, DK_EUNSUP, 76, "%s: offset 76: flags "
+		    "%#jx have bits dumpkit does not know (%#jx); only bits "
+		    "1:0, the page size, are defined", d->src.name,
+		    (uintmax_t)flags,
+		    (uintmax_t)(flags & ~(uint64_t) ARM64_FLAG_PS_MASK));
 	d->pte_size = 8;
 	d->info.has_dmap = 1;
 	d->info.dmap_base = h->v[DK_H_DMAPBASE];
 	d->info.dmap_end = h->v[DK_H_DMAPEND];
 	d->info.dmap_phys = h->v[DK_H_DMAPPHYS];
 	if (d->info.dmap_end < d->info.dmap_base)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 64: dmapend "
-		    "%#jx is below dmapbase %#jx", d->src.name,
+		return dk_err_off(err, DK_ECORRUPT, 64, "%s: offset 64: "
+		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
 		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
 	if (d->info.dmap_end > d->info.dmap_base && d->info.dmap_end -
 	    d->info.dmap_base - 1 > UINT64_MAX - d->info.dmap_phys)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 48: dmapphys "
-		    "%#jx plus the %#jx bytes of the direct map pass 2^64",
-		    d->src.name, (uintmax_t)d->info.dmap_phys,
+		return dk_err_off(err, DK_ECORRUPT, 48, "%s: offset 48: "
+		    "dmapphys %#jx plus the %#jx bytes of the direct map pass "
+		    "2^64", d->src.name, (uintmax_t)d->info.dmap_phys,
 		    (uintmax_t)(d->info.dmap_end - d->info.dmap_base));
 	if (pmapsize % d->pte_size != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: pmapsize "
-		    "%#jx is not a multiple of the 8-byte L3 descriptor",
-		    d->src.name, (uintmax_t)pmapsize);
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "pmapsize %#jx is not a multiple of the 8-byte L3 "
+		    "descriptor", d->src.name, (uintmax_t)pmapsize);
 	cov = pmapsize / d->pte_size << d->page_shift;
 	if (cov > UINT64_MAX - kb)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: kernbase "
-		    "%#jx plus the %#jx bytes of KVA that pmapsize %#jx "
-		    "(offset 36) describes pass 2^64", d->src.name,
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "kernbase %#jx plus the %#jx bytes of KVA that pmapsize "
+		    "%#jx (offset 36) describes pass 2^64", d->src.name,
 		    (uintmax_t)kb, (uintmax_t)cov, (uintmax_t)pmapsize);
 	d->info.kva_end = kb + cov;
 	DK_TRACE(d, "arm64: %u KiB pages, KVA [%#jx, %#jx), direct map "

@@ -94,21 +94,24 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 	uint64_t ptesize = h->v[DK_H_PMAPSIZE];
 
 	if (pae > 1)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 44: expected "
-		    "paemode 0 or 1, found %ju", d->src.name, (uintmax_t)pae);
+		return dk_err_off(err, DK_ECORRUPT, 44, "%s: offset 44: "
+		    "expected paemode 0 or 1, found %ju", d->src.name,
+		    (uintmax_t)pae);
 	d->page_shift = I386_PAGE_SHIFT;
 	d->pte_size = pae ? 8 : 4;
 	d->info.has_dmap = 0;
 	if (ptesize % d->pte_size != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx is not a multiple of the %u-byte %s PTE", d->src.name,
-		    (uintmax_t)ptesize, d->pte_size, pae ? "PAE" : "non-PAE");
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx is not a multiple of the %u-byte %s PTE",
+		    d->src.name, (uintmax_t)ptesize, d->pte_size,
+		    pae ? "PAE" : "non-PAE");
 	d->info.kva_end = kb + (ptesize / d->pte_size << I386_PAGE_SHIFT);
 	if (d->info.kva_end > I386_VA_END)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx describes KVA from kernbase %#jx to %#jx, past the "
-		    "4 GiB address space", d->src.name, (uintmax_t)ptesize,
-		    (uintmax_t)kb, (uintmax_t)d->info.kva_end);
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx describes KVA from kernbase %#jx to %#jx, "
+		    "past the 4 GiB address space", d->src.name,
+		    (uintmax_t)ptesize, (uintmax_t)kb,
+		    (uintmax_t)d->info.kva_end);
 	DK_TRACE(d, "i386: %s, %u-byte PTEs, KVA [%#jx, %#jx)",
 	    pae ? "PAE" : "non-PAE", d->pte_size, (uintmax_t)kb,
 	    (uintmax_t)d->info.kva_end);

@@ -274,50 +274,56 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 	d->pte_size = mips_pte_bytes(abi);
 	d->info.has_dmap = 0;
 	if ((kb & MIPS_PAGE_MASK) != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: expected a "
-		    "page-aligned kernbase, found %#jx", d->src.name,
-		    (uintmax_t)kb);
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "expected a page-aligned kernbase, found %#jx",
+		    d->src.name, (uintmax_t)kb);
 	if (abi != DK_ABI_N64 && kb >= MIPS32_VA_END)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: expected "
-		    "a 32-bit kernbase for %s (%s ABI, zero-extended, "
-		    "normally 0xc0000000), found %#jx%s (row chosen by %s)",
-		    d->src.name, d->arch->name, an, (uintmax_t)kb,
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "expected a 32-bit kernbase for %s (%s ABI, "
+		    "zero-extended, normally 0xc0000000), found %#jx%s (row "
+		    "chosen by %s)", d->src.name, d->arch->name, an,
+		    (uintmax_t)kb,
 		    kb >= MIPS64_KERNBASE ? ", an n64 kernel address" : "",
 		    d->arch_why);
 	if (abi != DK_ABI_N64 && kb < MIPS32_KSEG2)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: expected "
-		    "a kernbase in mapped kernel space (KSEG2/KSEG3, at or "
-		    "above 0xc0000000), found %#jx, %s", d->src.name,
-		    (uintmax_t)kb, kb >= MIPS32_KSEG0 ? "in unmapped KSEG0/"
-		    "KSEG1, where no PTE is used" : "a user address (kuseg)");
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "expected a kernbase in mapped kernel space (KSEG2/KSEG3, "
+		    "at or above 0xc0000000), found %#jx, %s", d->src.name,
+		    (uintmax_t)kb,
+		    kb >= MIPS32_KSEG0 ? "in unmapped KSEG0/KSEG1, where no "
+		    "PTE is used" : "a user address (kuseg)");
 	if (abi == DK_ABI_N64 && kb < MIPS64_KERNBASE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: expected "
-		    "an n64 kernel address as kernbase for %s (at or above "
-		    "0xc000000000000000, normally exactly that), found %#jx%s "
-		    "(row chosen by %s)", d->src.name, d->arch->name,
-		    (uintmax_t)kb, kb < MIPS32_VA_END ? ", a 32-bit address "
-		    "as o32 and n32 kernels write it" : "", d->arch_why);
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "expected an n64 kernel address as kernbase for %s (at or "
+		    "above 0xc000000000000000, normally exactly that), found "
+		    "%#jx%s (row chosen by %s)", d->src.name, d->arch->name,
+		    (uintmax_t)kb,
+		    kb < MIPS32_VA_END ? ", a 32-bit address as o32 and n32 "
+		    "kernels write it" : "",
+		    d->arch_why);
 	if (abi == DK_ABI_N64 && kb >= MIPS_CKSEG0 && kb < MIPS_CKSSEG)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: expected "
-		    "a kernbase in mapped kernel space (XKSEG, or CKSSEG and "
-		    "above), found %#jx, in unmapped CKSEG0/CKSEG1, where no "
-		    "PTE is used", d->src.name, (uintmax_t)kb);
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "expected a kernbase in mapped kernel space (XKSEG, or "
+		    "CKSSEG and above), found %#jx, in unmapped "
+		    "CKSEG0/CKSEG1, where no PTE is used", d->src.name,
+		    (uintmax_t)kb);
 	if (ptesize % d->pte_size != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: expected a "
-		    "ptesize that is a multiple of the %u-byte %s PTE, found "
-		    "%#jx", d->src.name, d->pte_size, an, (uintmax_t)ptesize);
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "expected a ptesize that is a multiple of the %u-byte %s "
+		    "PTE, found %#jx", d->src.name, d->pte_size, an,
+		    (uintmax_t)ptesize);
 	if (!mips_kva_fits(abi, kb, ptesize, &end))
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx (%ju %u-byte PTEs) describes KVA from kernbase %#jx "
-		    "to %#jx, expected it to end within the %s address space "
-		    "(%s)", d->src.name, (uintmax_t)ptesize,
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx (%ju %u-byte PTEs) describes KVA from "
+		    "kernbase %#jx to %#jx, expected it to end within the %s "
+		    "address space (%s)", d->src.name, (uintmax_t)ptesize,
 		    (uintmax_t)(ptesize / d->pte_size), d->pte_size,
 		    (uintmax_t)kb, (uintmax_t)end, an,
 		    abi == DK_ABI_N64 ? "it wraps past 2^64" : "4 GiB");
 	if (abi == DK_ABI_N64 && kb < MIPS_CKSEG0 && end > MIPS_CKSEG0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: ptesize "
-		    "%#jx describes KVA from kernbase %#jx to %#jx, expected "
-		    "it to end before the unmapped CKSEG0 at %#jx",
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "ptesize %#jx describes KVA from kernbase %#jx to %#jx, "
+		    "expected it to end before the unmapped CKSEG0 at %#jx",
 		    d->src.name, (uintmax_t)ptesize, (uintmax_t)kb,
 		    (uintmax_t)end, (uintmax_t)MIPS_CKSEG0);
 	d->info.kva_end = end;

@@ -381,25 +381,25 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 
 	ppc64_printable(name, sizeof(name), h->s[DK_H_MMU_NAME]);
 	if (mmu == PPC64_MMU_UNKNOWN)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 32: mmu_name "
-		    "\"%s\" is not a page table dumpkit reads (mmu_g5 or "
-		    "mmu_phyp: hashed page table; mmu_radix: radix tree)",
-		    d->src.name, name);
+		return dk_err_off(err, DK_EUNSUP, 32, "%s: offset 32: "
+		    "mmu_name \"%s\" is not a page table dumpkit reads "
+		    "(mmu_g5 or mmu_phyp: hashed page table; mmu_radix: radix "
+		    "tree)", d->src.name, name);
 	d->mmuformat = mmu;
 	d->page_shift = PPC64_PAGE_SHIFT;
 	if (hdm > 1)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 112: "
+		return dk_err_off(err, DK_ECORRUPT, 112, "%s: offset 112: "
 		    "hw_direct_map: expected 0 or 1, found %ju", d->src.name,
 		    (uintmax_t)hdm);
 	if (de < db)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 104: dmapend "
-		    "%#jx is below dmapbase %#jx", d->src.name, (uintmax_t)de,
-		    (uintmax_t)db);
+		return dk_err_off(err, DK_ECORRUPT, 104, "%s: offset 104: "
+		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
+		    (uintmax_t)de, (uintmax_t)db);
 	if (mmu == PPC64_MMU_RADIX) {
 		if (pmapsize != PPC64_RADIX_ROOT_SIZE)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset 76: "
-			    "pmapsize: expected 65536 (the radix root table) "
-			    "for mmu_radix, found %#jx", d->src.name,
+			return dk_err_off(err, DK_ECORRUPT, 76, "%s: offset "
+			    "76: pmapsize: expected 65536 (the radix root "
+			    "table) for mmu_radix, found %#jx", d->src.name,
 			    (uintmax_t)pmapsize);
 		d->pte_size = 8;
 		d->info.kva_end = h->v[DK_H_KERNBASE] < PPC64_RADIX_END ?
@@ -411,10 +411,10 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 	} else {
 		if (pmapsize % PPC64_PTEG_BYTES != 0 ||
 		    npteg < PPC64_PTEG_MIN || (npteg & (npteg - 1)) != 0)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset 76: "
-			    "pmapsize: expected a hashed page table of a power "
-			    "of two of 128-byte PTE groups, at least 2048 "
-			    "(256 KiB), found %#jx bytes", d->src.name,
+			return dk_err_off(err, DK_ECORRUPT, 76, "%s: offset "
+			    "76: pmapsize: expected a hashed page table of a "
+			    "power of two of 128-byte PTE groups, at least "
+			    "2048 (256 KiB), found %#jx bytes", d->src.name,
 			    (uintmax_t)pmapsize);
 		d->pte_size = 16;
 		d->info.kva_end = ppc64_kseg_end(h);

@@ -140,24 +140,24 @@ riscv_setup(struct dk_dump *d, struct dk_err *err)
 	d->info.dmap_end = h->v[DK_H_DMAPEND];
 	d->info.dmap_phys = h->v[DK_H_DMAPPHYS];
 	if (d->info.dmap_end < d->info.dmap_base)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 64: dmapend "
-		    "%#jx is below dmapbase %#jx", d->src.name,
+		return dk_err_off(err, DK_ECORRUPT, 64, "%s: offset 64: "
+		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
 		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
 	if (d->info.dmap_end > d->info.dmap_base && d->info.dmap_end -
 	    d->info.dmap_base - 1 > UINT64_MAX - d->info.dmap_phys)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 48: dmapphys "
-		    "%#jx plus the %#jx bytes of the direct map pass 2^64",
-		    d->src.name, (uintmax_t)d->info.dmap_phys,
+		return dk_err_off(err, DK_ECORRUPT, 48, "%s: offset 48: "
+		    "dmapphys %#jx plus the %#jx bytes of the direct map pass "
+		    "2^64", d->src.name, (uintmax_t)d->info.dmap_phys,
 		    (uintmax_t)(d->info.dmap_end - d->info.dmap_base));
 	if (pmapsize % d->pte_size != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 36: pmapsize "
-		    "%#jx is not a multiple of the 8-byte L3 PTE",
+		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
+		    "pmapsize %#jx is not a multiple of the 8-byte L3 PTE",
 		    d->src.name, (uintmax_t)pmapsize);
 	cov = pmapsize / d->pte_size << RISCV_PAGE_SHIFT;
 	if (cov > UINT64_MAX - kb)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 40: kernbase "
-		    "%#jx plus the %#jx bytes of KVA that pmapsize %#jx "
-		    "(offset 36) describes pass 2^64", d->src.name,
+		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
+		    "kernbase %#jx plus the %#jx bytes of KVA that pmapsize "
+		    "%#jx (offset 36) describes pass 2^64", d->src.name,
 		    (uintmax_t)kb, (uintmax_t)cov, (uintmax_t)pmapsize);
 	d->info.kva_end = kb + cov;
 	DK_TRACE(d, "riscv: KVA [%#jx, %#jx), direct map [%#jx, %#jx) -> "

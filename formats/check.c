@@ -555,19 +555,11 @@ paset_add(struct paset *s, uint64_t pa)
 		}
 }
 
-/* The number after "offset " in a library message, or fallback. */
+/* Where the library's error is, or fallback if it names no place. */
 static uint64_t
-msg_offset(const char *msg, uint64_t fallback)
+err_offset(const struct dk_err *e, uint64_t fallback)
 {
-	const char *p = strstr(msg, "offset ");
-	char *end;
-	unsigned long long v;
-
-	if (p == NULL)
-		return fallback;
-	p += 7;
-	v = strtoull(p, &end, 0);
-	return end == p ? fallback : (uint64_t)v;
+	return e->offset == DK_ERR_NOOFFSET ? fallback : e->offset;
 }
 
 /* The message without its "name: " prefix, for findings. */
@@ -1034,9 +1026,9 @@ header_check(struct ck *c, struct mdv *v, const uint8_t *buf, size_t len,
 
 	v->md = identify_family(buf, len, &dist, &first);
 	if (v->md == NULL)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: not a dump "
-		    "dumpkit knows (no minidump magic within %d bytes)",
-		    c->src.name, (uintmax_t)base, CK_MAGIC_FUZZ);
+		return dk_err_at(err, DK_EUNSUP, c->src.name, base, "not a "
+		    "dump dumpkit knows (no minidump magic within %d bytes)",
+		    CK_MAGIC_FUZZ);
 	v->base = base;
 	if (dist > 0) {
 		char seen[33];
@@ -1102,7 +1094,7 @@ header_check(struct ck *c, struct mdv *v, const uint8_t *buf, size_t len,
 		s->page_shift = 12;
 		s->pmc_off = UINT64_MAX;
 		if (v->md->setup(s, &e) != DK_OK)
-			emit(c, "header.field-range", base + msg_offset(e.msg,
+			emit(c, "header.field-range", base + err_offset(&e,
 			    0), 1, "%s", unprefixed(c, e.msg));
 		if (s->page_shift >= 12 && s->page_shift <= DK_MAX_PAGE_SHIFT)
 			v->page_shift = s->page_shift;
@@ -1728,9 +1720,9 @@ portable_raw(struct ck *c, struct dk_err *err)
 	enum dk_status st;
 
 	if (em_identify(c, em) != DK_OK)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 0: an ELF file, "
-		    "but not a portable ELF minidump (an ELF core whose first "
-		    "note is dumpkit's info note)", c->src.name);
+		return dk_err_at(err, DK_EUNSUP, c->src.name, 0, "an ELF "
+		    "file, but not a portable ELF minidump (an ELF core whose "
+		    "first note is dumpkit's info note)");
 	c->portable = 1;
 	if (c->src.size < EM_EHDR) {
 		emit(c, "file.truncated", c->src.size, 1, "the file ends at "
@@ -2452,7 +2444,7 @@ elfcore_run(struct ck *c, const char *path, const void *mem, size_t len,
 	}
 	if (st != DK_OK) {
 		if (res->nerrors == 0)
-			emit(c, "open.refused", msg_offset(c->openerr.msg,
+			emit(c, "open.refused", err_offset(&c->openerr,
 			    UINT64_MAX), 1, "%s", unprefixed(c,
 			    c->openerr.msg));
 		return DK_OK;
@@ -2513,7 +2505,7 @@ sp64_run(struct ck *c, const char *path, const void *mem, size_t len,
 	res->npages_present = r.nstored;
 	if (c->d == NULL) {
 		if (res->nerrors == 0)
-			emit(c, "open.refused", msg_offset(c->openerr.msg,
+			emit(c, "open.refused", err_offset(&c->openerr,
 			    UINT64_MAX), 1, "%s", unprefixed(c,
 			    c->openerr.msg));
 		emit(c, "check.incomplete", UINT64_MAX, 1, "the TSB was not "
@@ -2574,11 +2566,11 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 
 		if (rd(c, buf, n, 0) != 0 || identify_family(buf, n, &dist,
 		    &first) == NULL)
-			return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a "
-			    "dump format dumpkit knows (expected a minidump "
+			return dk_err_at(err, DK_EUNSUP, c->src.name, 0, "not "
+			    "a dump format dumpkit knows (expected a minidump "
 			    "magic \"minidump FreeBSD/<arch>\" or an ELF core "
 			    "with dumpkit notes; a damaged sparc64 dump needs "
-			    "--arch sparc64)", c->src.name);
+			    "--arch sparc64)");
 	}
 	dk_err_clear(&c->openerr);
 	st = c->unz.found || c->kdh.found ? dk_open_src(&c->src, &oo, &c->d,
@@ -2624,7 +2616,7 @@ check_run(struct ck *c, const char *path, const void *mem, size_t len,
 	}
 	if (c->d == NULL) {
 		if (res->nerrors == 0)
-			emit(c, "open.refused", msg_offset(c->openerr.msg,
+			emit(c, "open.refused", err_offset(&c->openerr,
 			    UINT64_MAX), 1, "%s", unprefixed(c,
 			    c->openerr.msg));
 		emit(c, "check.incomplete", UINT64_MAX, 1, "page tables and "

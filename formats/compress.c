@@ -48,9 +48,9 @@ emit(struct dk_zout *c, const uint8_t *p, size_t n, struct dk_err *err)
 		if (w <= 0) {
 			int e = w < 0 ? errno : ENOSPC;
 
-			dk_err_set(err, DK_ESYS, "%s: offset %#jx: writing the "
-			    "%s stream: %s", c->name, (uintmax_t)c->nout,
-			    dk_comp_name(c->kind), strerror(e));
+			dk_err_at(err, DK_ESYS, c->name, c->nout, "writing "
+			    "the %s stream: %s", dk_comp_name(c->kind),
+			    strerror(e));
 			err->sys_errno = e;
 			return DK_ESYS;
 		}

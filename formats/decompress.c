@@ -353,13 +353,14 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 			if (w <= 0) {
 				int e = w < 0 ? errno : ENOSPC;
 
-				dk_err_set(err, DK_ESYS, "%s: writing the "
-				    "decompressed dump into %s (TMPDIR), "
-				    "decompressed offset %#jx: %s%s",
-				    s->src->name, tmp_dir(), (uintmax_t)u->size,
-				    strerror(e), e == ENOSPC ? " (it needs "
-				    "the allocated size of the decompressed "
-				    "dump there; set TMPDIR elsewhere)" : "");
+				dk_err_off(err, DK_ESYS, u->size, "%s: "
+				    "writing the decompressed dump into %s "
+				    "(TMPDIR), decompressed offset %#jx: %s%s",
+				    s->src->name, tmp_dir(),
+				    (uintmax_t)u->size, strerror(e),
+				    e == ENOSPC ? " (it needs the allocated "
+				    "size of the decompressed dump there; set "
+				    "TMPDIR elsewhere)" : "");
 				err->sys_errno = e;
 				return DK_ESYS;
 			}
@@ -442,18 +443,18 @@ boundary(struct unz *s, uint64_t off, uint64_t *next, enum dk_status *st,
 		}
 		u->fail_off = nz;
 		u->trailing = 1;
-		*st = dk_err_set(err, DK_ECORRUPT, "%s: compressed offset %#jx: "
-		    "after %s %ju (ends at %#jx) and %ju zero bytes: expected "
-		    "zero padding to the end of the file, found a nonzero "
-		    "byte", src->name, (uintmax_t)nz, kinds[u->kind].unit,
-		    (uintmax_t)u->members, (uintmax_t)off, (uintmax_t)(nz -
-		    off));
+		*st = dk_err_off(err, DK_ECORRUPT, nz, "%s: compressed offset "
+		    "%#jx: after %s %ju (ends at %#jx) and %ju zero bytes: "
+		    "expected zero padding to the end of the file, found a "
+		    "nonzero byte", src->name, (uintmax_t)nz,
+		    kinds[u->kind].unit, (uintmax_t)u->members, (uintmax_t)off,
+		    (uintmax_t)(nz - off));
 		return 0;
 	}
 	u->fail_off = off;
 	u->trailing = off > 0;
-	*st = dk_err_set(err, DK_ECORRUPT, "%s: compressed offset %#jx: after "
-	    "%s %ju: expected another %s or zero padding, found bytes "
+	*st = dk_err_off(err, DK_ECORRUPT, off, "%s: compressed offset %#jx: "
+	    "after %s %ju: expected another %s or zero padding, found bytes "
 	    "%02x %02x %02x %02x", src->name, (uintmax_t)off,
 	    kinds[u->kind].unit, (uintmax_t)u->members, kinds[u->kind].unit,
 	    head[0], n > 1 ? head[1] : 0, n > 2 ? head[2] : 0,
@@ -475,8 +476,9 @@ unz_run(struct unz *s, struct dk_err *err)
 		if (st != DK_OK)
 			return st;
 		u->fail_off = 0;
-		return dk_err_set(err, DK_ECORRUPT, "%s: compressed offset 0: "
-		    "expected a %s, found %s", src->name, kinds[u->kind].unit,
+		return dk_err_off(err, DK_ECORRUPT, 0, "%s: compressed offset "
+		    "0: expected a %s, found %s", src->name,
+		    kinds[u->kind].unit,
 		    src->size == 0 ? "an empty file" : "zero bytes");
 	}
 	for (;;) {
@@ -503,14 +505,15 @@ unz_run(struct unz *s, struct dk_err *err)
 			if (st == DK_ENOMEM)
 				return dk_err_set(err, st, "%s: %s decoder: out "
 				    "of memory", src->name, dk_comp_name(u->kind));
-			return dk_err_set(err, st, "%s: compressed offset %#jx: "
-			    "%s %ju (from %#jx): expected %s, found %s (%ju "
-			    "bytes decoded)", src->name,
-			    (uintmax_t)u->fail_off, kinds[u->kind].unit,
-			    (uintmax_t)u->members + 1, (uintmax_t)mstart,
+			return dk_err_off(err, st, u->fail_off, "%s: "
+			    "compressed offset %#jx: %s %ju (from %#jx): "
+			    "expected %s, found %s (%ju bytes decoded)",
+			    src->name, (uintmax_t)u->fail_off,
+			    kinds[u->kind].unit, (uintmax_t)u->members + 1,
+			    (uintmax_t)mstart,
 			    st == DK_ELIMIT ? "a window the decoder's memory "
-			    "limit allows" : "data that decodes", why,
-			    (uintmax_t)u->size);
+			    "limit allows" : "data that decodes",
+			    why, (uintmax_t)u->size);
 		}
 		if (st != DK_OK)
 			return st;
@@ -533,19 +536,20 @@ unz_run(struct unz *s, struct dk_err *err)
 		}
 		if (used == 0 && made == 0 && pos == have && eof) {
 			u->fail_off = src->size;
-			return dk_err_set(err, DK_ETRUNC, "%s: compressed offset "
-			    "%#jx: %s %ju (from %#jx): expected more compressed "
-			    "data, found the end of the file (%ju bytes "
-			    "decoded)", src->name, (uintmax_t)src->size,
-			    kinds[u->kind].unit, (uintmax_t)u->members + 1,
-			    (uintmax_t)mstart, (uintmax_t)u->size);
+			return dk_err_off(err, DK_ETRUNC, src->size, "%s: "
+			    "compressed offset %#jx: %s %ju (from %#jx): "
+			    "expected more compressed data, found the end of "
+			    "the file (%ju bytes decoded)", src->name,
+			    (uintmax_t)src->size, kinds[u->kind].unit,
+			    (uintmax_t)u->members + 1, (uintmax_t)mstart,
+			    (uintmax_t)u->size);
 		}
 		if (used == 0 && made == 0 && pos < have) {
 			/* The three libraries buffer what they take: never. */
 			u->fail_off = off - have + pos;
-			return dk_err_set(err, DK_ECORRUPT, "%s: compressed "
-			    "offset %#jx: the %s decoder makes no progress",
-			    src->name, (uintmax_t)u->fail_off,
+			return dk_err_off(err, DK_ECORRUPT, u->fail_off, "%s: "
+			    "compressed offset %#jx: the %s decoder makes no "
+			    "progress", src->name, (uintmax_t)u->fail_off,
 			    dk_comp_name(u->kind));
 		}
 	}

@@ -83,16 +83,15 @@ open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		return formats[i]->open(d, o, err);
 	}
 	if (d->nlayers > 0)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump "
+		return dk_err_at(err, DK_EUNSUP, d->src.name, 0, "not a dump "
 		    "format dumpkit knows (expected \"minidump\" or an ELF "
-		    "core) in the payload of the %s (%s)", d->src.name,
+		    "core) in the payload of the %s (%s)",
 		    d->layers[d->nlayers - 1].info.kind,
 		    d->layers[d->nlayers - 1].info.desc);
-	return dk_err_set(err, DK_EUNSUP, "%s: offset 0: not a dump format "
-	    "dumpkit knows (expected \"minidump\" or an ELF core with "
-	    "dumpkit notes; a sparc64 dump, which has no magic, is taken "
-	    "as such only with --arch sparc64 unless it is exactly what "
-	    "the kernel writes)", d->src.name);
+	return dk_err_at(err, DK_EUNSUP, d->src.name, 0, "not a dump format "
+	    "dumpkit knows (expected \"minidump\" or an ELF core with dumpkit "
+	    "notes; a sparc64 dump, which has no magic, is taken as such only "
+	    "with --arch sparc64 unless it is exactly what the kernel writes)");
 }
 
 static struct dk_dump *

@@ -41,16 +41,33 @@ enum dk_status {
 	DK_EAMBIG,	/* the dump alone cannot decide; ask for --arch */
 };
 
-/* The error object: owned by the caller, never allocated. */
+/*
+ * The error object: owned by the caller, never allocated.  Where the
+ * error has a place in the input, offset is that byte offset (the same
+ * number the message names) and file which file of a dump set holds it
+ * (0 for a dump of one file); validators read them, never the message.
+ */
 struct dk_err {
 	enum dk_status	code;
 	int		sys_errno;
+	uint64_t	offset;		/* DK_ERR_NOOFFSET: no place */
+	uint32_t	file;		/* index in the dump set, 0 if one file */
 	char		msg[512];
 };
+
+#define	DK_ERR_NOOFFSET	UINT64_MAX
 
 /* Set err and return code, so callers may "return dk_err_set(...)". */
 enum dk_status	dk_err_set(struct dk_err *, enum dk_status, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
+/* The same, for an error at byte off of the file named name: the
+ * message reads "NAME: offset OFF: ..." and err->offset is off. */
+enum dk_status	dk_err_at(struct dk_err *, enum dk_status, const char *name,
+		    uint64_t off, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+/* dk_err_set with err->offset = off; the message is the caller's. */
+enum dk_status	dk_err_off(struct dk_err *, enum dk_status, uint64_t off,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
 /* Prefix err's message with context ("file: ..."); keeps and returns code. */
 enum dk_status	dk_err_prefix(struct dk_err *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));

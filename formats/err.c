@@ -8,15 +8,53 @@
 
 #include "private.h"
 
+static enum dk_status
+set(struct dk_err *err, enum dk_status code, uint64_t off, size_t start,
+    const char *fmt, va_list ap)
+{
+	err->code = code;
+	err->sys_errno = 0;
+	err->offset = off;
+	err->file = 0;
+	(void)vsnprintf(err->msg + start, sizeof(err->msg) - start, fmt, ap);
+	return code;
+}
+
 DK_EXPORT enum dk_status
 dk_err_set(struct dk_err *err, enum dk_status code, const char *fmt, ...)
 {
 	va_list ap;
 
-	err->code = code;
-	err->sys_errno = 0;
 	va_start(ap, fmt);
-	(void)vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	(void)set(err, code, DK_ERR_NOOFFSET, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+DK_EXPORT enum dk_status
+dk_err_at(struct dk_err *err, enum dk_status code, const char *name,
+    uint64_t off, const char *fmt, ...)
+{
+	int n = snprintf(err->msg, sizeof(err->msg), "%s: offset %#jx: ",
+	    name, (uintmax_t)off);
+	va_list ap;
+
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		n = (int)strlen(err->msg);
+	va_start(ap, fmt);
+	(void)set(err, code, off, (size_t)n, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+DK_EXPORT enum dk_status
+dk_err_off(struct dk_err *err, enum dk_status code, uint64_t off,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)set(err, code, off, 0, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -54,6 +92,8 @@ dk_err_clear(struct dk_err *err)
 {
 	err->code = DK_OK;
 	err->sys_errno = 0;
+	err->offset = DK_ERR_NOOFFSET;
+	err->file = 0;
 	err->msg[0] = '\0';
 }
 

@@ -141,10 +141,10 @@ sort_segs(struct dk_dump *d, struct elfc_seg *s, size_t n, const char *kind,
 	qsort(s, n, sizeof(*s), seg_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (s[i].addr - s[i - 1].addr < s[i - 1].memsz)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "the PT_LOAD at %s address %#jx overlaps the one "
-			    "at offset %#jx, [%#jx, %#jx)", d->src.name,
-			    (uintmax_t)s[i].phoff, kind, (uintmax_t)s[i].addr,
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    s[i].phoff, "the PT_LOAD at %s address %#jx "
+			    "overlaps the one at offset %#jx, [%#jx, %#jx)",
+			    kind, (uintmax_t)s[i].addr,
 			    (uintmax_t)s[i - 1].phoff,
 			    (uintmax_t)s[i - 1].addr,
 			    (uintmax_t)(s[i - 1].addr + s[i - 1].memsz));
@@ -316,9 +316,10 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 	    err)) != DK_OK)
 		return st;
 	if (d->arch->no_elfcore != NULL)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset 18: e_machine "
-		    "%u is %s: %s", d->src.name, (unsigned)dec_uint(eh + 18, 2,
-		    d->arch->endian), d->arch->name, d->arch->no_elfcore);
+		return dk_err_off(err, DK_EUNSUP, 18, "%s: offset 18: "
+		    "e_machine %u is %s: %s", d->src.name,
+		    (unsigned)dec_uint(eh + 18, 2, d->arch->endian),
+		    d->arch->name, d->arch->no_elfcore);
 	d->info.arch_by = DK_BY_HEADER;
 	snprintf(d->arch_why, sizeof(d->arch_why), "the core's ELF header "
 	    "(e_machine %u, class %u, data %u)", (unsigned)dec_uint(eh + 18,
@@ -330,9 +331,9 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 			return dk_err_set(err, DK_EINVAL, "unknown architecture "
 			    "'%s'", o->arch);
 		if (want != d->arch)
-			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the "
 			    "core's ELF header says %s, not %s (--arch)",
-			    d->src.name, d->arch->name, want->name);
+			    d->arch->name, want->name);
 		d->info.arch_by = DK_BY_OPTION;
 		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s, as "
 		    "the core's ELF header says", o->arch);
@@ -341,10 +342,9 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 		if ((st = dk_arch_from_kernel(o->kernel, &want, err)) != DK_OK)
 			return st;
 		if (want != d->arch)
-			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the "
 			    "core's ELF header says %s, the kernel %s is %s",
-			    d->src.name, d->arch->name, o->kernel,
-			    want->name);
+			    d->arch->name, o->kernel, want->name);
 		if (o->arch == NULL) {
 			d->info.arch_by = DK_BY_KERNEL;
 			snprintf(d->arch_why, sizeof(d->arch_why), "kernel ELF "
@@ -375,18 +375,17 @@ load_keep(struct dk_dump *d, const struct dk_range *keep, uint64_t data,
 
 	if (size < 8 || (st = dk_src_pread(&d->src, buf, 8, keep->start,
 	    "page-keep note", err)) != DK_OK)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a page-keep note of at least 8 bytes, found %ju",
-		    d->src.name, (uintmax_t)keep->start, (uintmax_t)size);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, keep->start,
+		    "expected a page-keep note of at least 8 bytes, found %ju",
+		    (uintmax_t)size);
 	ext = dec_uint(buf, 8, e);
 	npages = (ext >> ELFC_PAGE_SHIFT) + ((ext & (ps - 1)) != 0);
 	nwords = (npages + 63) / 64;
 	if (size != 8 + nwords * 8)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
-		    "page-keep note has %ju bytes; a data extent of %#jx bytes "
-		    "(%ju pages) needs 8 + %ju", d->src.name,
-		    (uintmax_t)keep->start, (uintmax_t)size, (uintmax_t)ext,
-		    (uintmax_t)npages, (uintmax_t)(nwords * 8));
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, keep->start,
+		    "the page-keep note has %ju bytes; a data extent of %#jx "
+		    "bytes (%ju pages) needs 8 + %ju", (uintmax_t)size,
+		    (uintmax_t)ext, (uintmax_t)npages, (uintmax_t)(nwords * 8));
 	if ((st = dk_bitmap_init(&c->keep, npages, err)) != DK_OK)
 		return st;
 	for (uint64_t done = 0; done < nwords * 8; ) {
@@ -402,19 +401,18 @@ load_keep(struct dk_dump *d, const struct dk_range *keep, uint64_t data,
 	if ((st = dk_bitmap_index(&c->keep, err)) != DK_OK)
 		return st;
 	if (dk_bitmap_rank(&c->keep, npages) != c->keep.count)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
-		    "page-keep bitmap has bits set past its last page, %ju",
-		    d->src.name, (uintmax_t)(keep->start + 8 + npages / 8),
-		    (uintmax_t)npages);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    keep->start + 8 + npages / 8, "the page-keep bitmap has "
+		    "bits set past its last page, %ju", (uintmax_t)npages);
 	stored = c->keep.count << ELFC_PAGE_SHIFT;
 	if ((ext & (ps - 1)) != 0 && dk_bitmap_test(&c->keep, npages - 1))
 		stored -= ps - (ext & (ps - 1));
 	if (data > d->src.size || stored != d->src.size - data)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
-		    "page-keep bitmap stores %ju pages, %#jx bytes from "
-		    "data_offset %#jx; the file has %#jx there", d->src.name,
-		    (uintmax_t)keep->start, (uintmax_t)c->keep.count,
-		    (uintmax_t)stored, (uintmax_t)data,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, keep->start,
+		    "the page-keep bitmap stores %ju pages, %#jx bytes from "
+		    "data_offset %#jx; the file has %#jx there",
+		    (uintmax_t)c->keep.count, (uintmax_t)stored,
+		    (uintmax_t)data,
 		    (uintmax_t)(data <= d->src.size ? d->src.size - data : 0));
 	c->dropped = 1;
 	c->data = data;
@@ -445,22 +443,21 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 
 	memset(eh, 0, sizeof(eh));
 	if (hoff > d->src.size || hlen > d->src.size - hoff)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the ELF "
+		return dk_err_at(err, DK_ETRUNC, d->src.name, hoff, "the ELF "
 		    "headers [%#jx, +%#jx) extend past the end of the file",
-		    d->src.name, (uintmax_t)hoff, (uintmax_t)hoff,
-		    (uintmax_t)hlen);
+		    (uintmax_t)hoff, (uintmax_t)hlen);
 	if ((st = dk_src_pread(&d->src, eh, hlen < sizeof(eh) ? (size_t)hlen :
 	    sizeof(eh), hoff, "ELF header", err)) != DK_OK)
 		return st;
 	if (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %d: expected "
-		    "EI_CLASS 1 (32-bit) or 2 (64-bit), found %u", d->src.name,
-		    EI_CLASS, eh[EI_CLASS]);
+		return dk_err_off(err, DK_ECORRUPT, EI_CLASS, "%s: offset %d: "
+		    "expected EI_CLASS 1 (32-bit) or 2 (64-bit), found %u",
+		    d->src.name, EI_CLASS, eh[EI_CLASS]);
 	k = eh[EI_CLASS] == ELFCLASS64 ? &cls64 : &cls32;
 	if (hlen < k->ehsize)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the ELF "
-		    "header needs %u bytes, there are %ju", d->src.name,
-		    (uintmax_t)hoff, k->ehsize, (uintmax_t)hlen);
+		return dk_err_at(err, DK_ETRUNC, d->src.name, hoff, "the ELF "
+		    "header needs %u bytes, there are %ju", k->ehsize,
+		    (uintmax_t)hlen);
 	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
 	if ((d->elf = c = calloc(1, sizeof(*c))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
@@ -473,21 +470,19 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 	phentsize = (unsigned)dec_uint(eh + k->e_phentsize, 2, e);
 	phnum = (unsigned)dec_uint(eh + k->e_phnum, 2, e);
 	if (phentsize != k->phentsize)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#x: expected "
-		    "e_phentsize %u for ELFCLASS%d, found %u", d->src.name,
-		    k->e_phentsize, k->phentsize, c->is64 ? 64 : 32,
-		    phentsize);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, k->e_phentsize,
+		    "expected e_phentsize %u for ELFCLASS%d, found %u",
+		    k->phentsize, c->is64 ? 64 : 32, phentsize);
 	if (phnum == 0 || phnum > ELFC_MAX_PHNUM)
-		return dk_err_set(err, phnum == 0 ? DK_ECORRUPT : DK_EUNSUP,
-		    "%s: offset %#x: e_phnum %u: expected 1 to %u program "
-		    "headers", d->src.name, k->e_phnum, phnum,
-		    ELFC_MAX_PHNUM);
+		return dk_err_at(err, phnum == 0 ? DK_ECORRUPT : DK_EUNSUP,
+		    d->src.name, k->e_phnum, "e_phnum %u: expected 1 to %u "
+		    "program headers", phnum, ELFC_MAX_PHNUM);
 	phend = phoff + (uint64_t)phnum * phentsize;
 	if (phoff > hlen || phend > hlen)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the %u "
-		    "program headers at e_phoff %#jx end at %#jx, past the end "
-		    "of the %s at %#jx", d->src.name, (uintmax_t)(hoff +
-		    k->e_phoff), phnum, (uintmax_t)phoff, (uintmax_t)phend,
+		return dk_err_at(err, DK_ETRUNC, d->src.name,
+		    hoff + k->e_phoff, "the %u program headers at e_phoff "
+		    "%#jx end at %#jx, past the end of the %s at %#jx", phnum,
+		    (uintmax_t)phoff, (uintmax_t)phend,
 		    data == UINT64_MAX ? "file" : "source header note",
 		    (uintmax_t)hlen);
 	if ((ph = malloc((size_t)(phend - phoff))) == NULL)
@@ -527,10 +522,9 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 			continue;
 		if (s.filesz > s.memsz || s.off + s.filesz < s.off) {
 			free(ph);
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "PT_LOAD with p_filesz %#jx larger than p_memsz "
-			    "%#jx or past 2^64 from p_offset %#jx",
-			    d->src.name, (uintmax_t)s.phoff,
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    s.phoff, "PT_LOAD with p_filesz %#jx larger than "
+			    "p_memsz %#jx or past 2^64 from p_offset %#jx",
 			    (uintmax_t)s.filesz, (uintmax_t)s.memsz,
 			    (uintmax_t)s.off);
 		}
@@ -538,10 +532,10 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 		    ((1u << ELFC_PAGE_SHIFT) - 1)) {
 			/* The kernel writes whole pages; so does the model. */
 			free(ph);
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "PT_LOAD with p_offset %#jx, address %#jx, "
-			    "p_filesz %#jx: expected multiples of 4096",
-			    d->src.name, (uintmax_t)s.phoff, (uintmax_t)s.off,
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    s.phoff, "PT_LOAD with p_offset %#jx, address "
+			    "%#jx, p_filesz %#jx: expected multiples of 4096",
+			    (uintmax_t)s.off,
 			    (uintmax_t)(s.addr == allones ? vaddr : s.addr),
 			    (uintmax_t)s.filesz);
 		}
@@ -562,18 +556,17 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 		continue;
 wrap:
 		free(ph);
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: PT_LOAD "
-		    "[%#jx, +%#jx) wraps past the top of the address space",
-		    d->src.name, (uintmax_t)s.phoff, (uintmax_t)s.addr,
-		    (uintmax_t)s.memsz);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, s.phoff,
+		    "PT_LOAD [%#jx, +%#jx) wraps past the top of the address "
+		    "space", (uintmax_t)s.addr, (uintmax_t)s.memsz);
 	}
 	free(ph);
 	c->hdr_len = first != UINT64_MAX ? first : phend;
 	if (data != UINT64_MAX && c->hdr_len != hlen)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hoff, "the "
 		    "source header note has %#jx bytes, but the core's first "
-		    "segment is at %#jx", d->src.name, (uintmax_t)hoff,
-		    (uintmax_t)hlen, (uintmax_t)c->hdr_len);
+		    "segment is at %#jx", (uintmax_t)hlen,
+		    (uintmax_t)c->hdr_len);
 	if (data != UINT64_MAX) {
 		/* A portable file: the data, verbatim, from data on. */
 		for (size_t i = 0; i < c->nphys; i++)
@@ -700,10 +693,10 @@ seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
 	uint64_t off = s->off + (addr - s->addr);
 
 	if (addr - s->addr >= s->filesz)
-		return dk_err_set(err, DK_ENOTDUMPED, "%s address %#jx: in the "
-		    "PT_LOAD at offset %#jx but past its p_filesz %#jx",
-		    kind, (uintmax_t)addr, (uintmax_t)s->phoff,
-		    (uintmax_t)s->filesz);
+		return dk_err_off(err, DK_ENOTDUMPED, s->phoff, "%s address "
+		    "%#jx: in the PT_LOAD at offset %#jx but past its "
+		    "p_filesz %#jx", kind, (uintmax_t)addr,
+		    (uintmax_t)s->phoff, (uintmax_t)s->filesz);
 	if (c->dropped) {
 		if (off - c->data >= c->ext_size)
 			return dk_err_set(err, DK_ETRUNC, "%s address %#jx: "
@@ -715,9 +708,9 @@ seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
 		return DK_OK;
 	}
 	if (off >= d->src.size)
-		return dk_err_set(err, DK_ETRUNC, "%s address %#jx: should be "
-		    "at offset %#jx, past the end of the truncated file at "
-		    "%#jx", kind, (uintmax_t)addr, (uintmax_t)off,
+		return dk_err_off(err, DK_ETRUNC, off, "%s address %#jx: "
+		    "should be at offset %#jx, past the end of the truncated "
+		    "file at %#jx", kind, (uintmax_t)addr, (uintmax_t)off,
 		    (uintmax_t)d->src.size);
 	*offp = off;
 	return DK_OK;

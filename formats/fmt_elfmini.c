@@ -126,10 +126,9 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 		enum dk_status st;
 
 		if (end - off < sizeof(nh))
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: a "
-			    "note header needs 12 bytes, the PT_NOTE segment "
-			    "has %ju left", d->src.name, (uintmax_t)off,
-			    (uintmax_t)(end - off));
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
+			    "a note header needs 12 bytes, the PT_NOTE "
+			    "segment has %ju left", (uintmax_t)(end - off));
 		if ((st = dk_src_pread(&d->src, nh, sizeof(nh), off, "note "
 		    "header", err)) != DK_OK)
 			return st;
@@ -138,12 +137,11 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 		type = dec_uint(nh + 8, 4, e);
 		doff = off + 12 + align_up(namesz, 4);
 		if (doff > end || align_up(descsz, 4) > end - doff)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "note of type %ju (name %ju bytes, descriptor %ju) "
-			    "extends past the PT_NOTE segment's end at %#jx",
-			    d->src.name, (uintmax_t)off, (uintmax_t)type,
-			    (uintmax_t)namesz, (uintmax_t)descsz,
-			    (uintmax_t)end);
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
+			    "note of type %ju (name %ju bytes, descriptor "
+			    "%ju) extends past the PT_NOTE segment's end at "
+			    "%#jx", (uintmax_t)type, (uintmax_t)namesz,
+			    (uintmax_t)descsz, (uintmax_t)end);
 		if (namesz == NOTE_NAMESZ) {
 			st = dk_src_pread(&d->src, name, sizeof(name), off + 12,
 			    "note name", err);
@@ -153,10 +151,10 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 			    type > NT_DK_BASE && type < NT_DK_BASE + NT_DK_MAX) {
 				type -= NT_DK_BASE;
 				if (notes[type].seen)
-					return dk_err_set(err, DK_ECORRUPT,
-					    "%s: offset %#jx: a second dumpkit "
-					    "note of type %ju", d->src.name,
-					    (uintmax_t)off, (uintmax_t)type);
+					return dk_err_at(err, DK_ECORRUPT,
+					    d->src.name, off, "a second "
+					    "dumpkit note of type %ju",
+					    (uintmax_t)type);
 				notes[type].off = doff;
 				notes[type].size = descsz;
 				notes[type].seen = 1;
@@ -233,8 +231,8 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
 	phoff = dec_uint(eh + 32, 8, e);
 	if (dec_uint(eh + 54, 2, e) != PHDR_SIZE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset 0x36: expected "
-		    "e_phentsize 56, found %ju", d->src.name,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, 0x36,
+		    "expected e_phentsize 56, found %ju",
 		    (uintmax_t)dec_uint(eh + 54, 2, e));
 	if ((st = dk_src_pread(&d->src, ph, sizeof(ph), phoff, "program "
 	    "header 0", err)) != DK_OK)
@@ -242,41 +240,37 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	noff = dec_uint(ph + 8, 8, e);
 	nsize = dec_uint(ph + 32, 8, e);
 	if (noff > d->src.size || nsize > d->src.size - noff)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the "
+		return dk_err_at(err, DK_ETRUNC, d->src.name, phoff + 8, "the "
 		    "PT_NOTE segment [%#jx, %#jx) extends past the end of the "
-		    "file at %#jx", d->src.name, (uintmax_t)(phoff + 8),
-		    (uintmax_t)noff, (uintmax_t)(noff + nsize),
+		    "file at %#jx", (uintmax_t)noff, (uintmax_t)(noff + nsize),
 		    (uintmax_t)d->src.size);
 	if ((st = read_notes(d, e, noff, nsize, notes, err)) != DK_OK)
 		return st;
 	if (!notes[NT_DK_INFO].seen || notes[NT_DK_INFO].size < INFO_SIZE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a dumpkit info note of at least %d bytes, found %ju",
-		    d->src.name, (uintmax_t)noff, INFO_SIZE,
-		    (uintmax_t)notes[NT_DK_INFO].size);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, noff,
+		    "expected a dumpkit info note of at least %d bytes, found "
+		    "%ju", INFO_SIZE, (uintmax_t)notes[NT_DK_INFO].size);
 	if ((st = dk_src_pread(&d->src, info, sizeof(info),
 	    notes[NT_DK_INFO].off, "info note", err)) != DK_OK)
 		return st;
 	kind = kind_by_id((uint32_t)dec_uint(info + 4, 4, e));
 	if (dec_uint(info, 4, e) != INFO_VERSION || kind == NULL)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected "
-		    "portable format version 1 of a source format dumpkit "
-		    "knows (1 minidump, 2 sparc64, 3 full ELF core), found "
-		    "version %ju of "
-		    "source format %ju", d->src.name,
-		    (uintmax_t)notes[NT_DK_INFO].off,
-		    (uintmax_t)dec_uint(info, 4, e),
+		return dk_err_at(err, DK_EUNSUP, d->src.name,
+		    notes[NT_DK_INFO].off, "expected portable format version "
+		    "1 of a source format dumpkit knows (1 minidump, 2 "
+		    "sparc64, 3 full ELF core), found version %ju of source "
+		    "format %ju", (uintmax_t)dec_uint(info, 4, e),
 		    (uintmax_t)dec_uint(info + 4, 4, e));
 	memcpy(arch, info + 16, 16);
 	arch[16] = '\0';
 	row = dk_arch_by_name(arch);
 	if (row == NULL || strcmp(row->name, arch) != 0 ||
 	    row->endian != e || !kind->row_ok(row))
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note names architecture \"%s\", which is not a %s-endian "
-		    "%s architecture", d->src.name,
-		    (uintmax_t)(notes[NT_DK_INFO].off + 16), arch,
-		    e == DK_BE ? "big" : "little", kind->name);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    notes[NT_DK_INFO].off + 16, "the info note names "
+		    "architecture \"%s\", which is not a %s-endian %s "
+		    "architecture", arch, e == DK_BE ? "big" : "little",
+		    kind->name);
 	/*
 	 * The file names its architecture.  An --arch or --kernel that says
 	 * otherwise is refused, as the minidump reader refuses one that
@@ -305,11 +299,10 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    "says", o->kernel);
 		}
 		if (want != row)
-			return dk_err_set(err, DK_EINVAL, "%s: offset %#jx: the "
-			    "info note names architecture %s, not %s (%s)",
-			    d->src.name, (uintmax_t)(notes[NT_DK_INFO].off +
-			    16), row->name, want->name, o->arch != NULL ?
-			    "--arch" : o->kernel);
+			return dk_err_at(err, DK_EINVAL, d->src.name,
+			    notes[NT_DK_INFO].off + 16, "the info note names "
+			    "architecture %s, not %s (%s)", row->name,
+			    want->name, o->arch != NULL ? "--arch" : o->kernel);
 	}
 	ctx = (struct em_ctx){ e, noff, nsize, notes, info, row };
 	if (notes[NT_DK_RESIDUE].seen) {
@@ -346,9 +339,9 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 	psize = dec_uint(info + 12, 4, e);
 	if (!notes[NT_DK_SOURCE_HEADER].seen ||
 	    notes[NT_DK_SOURCE_HEADER].size != psize)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a source header note of page_size %ju bytes, found %s%ju",
-		    d->src.name, (uintmax_t)c->noff, (uintmax_t)psize,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note of page_size %ju bytes, "
+		    "found %s%ju", (uintmax_t)psize,
 		    notes[NT_DK_SOURCE_HEADER].seen ? "" : "none, ",
 		    (uintmax_t)notes[NT_DK_SOURCE_HEADER].size);
 	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
@@ -361,10 +354,10 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		return st;
 	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
 	    e))
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note says page size %ju, version %ju; the source header "
-		    "says %ju, %u", d->src.name, (uintmax_t)ioff,
-		    (uintmax_t)psize, (uintmax_t)dec_uint(info + 8, 4, e),
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff, "the "
+		    "info note says page size %ju, version %ju; the source "
+		    "header says %ju, %u", (uintmax_t)psize,
+		    (uintmax_t)dec_uint(info + 8, 4, e),
 		    (uintmax_t)d->page_size, d->info.version);
 	d->info.format = "portable-elf";
 	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
@@ -378,31 +371,30 @@ open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
 			continue;
 		if (!nt->seen || nt->size != want)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "expected a %s note of %ju bytes as the source "
-			    "header says, found %s%ju", d->src.name,
-			    (uintmax_t)c->noff, sect[i].name, (uintmax_t)want,
-			    nt->seen ? "" : "none, ", (uintmax_t)nt->size);
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    c->noff, "expected a %s note of %ju bytes as the "
+			    "source header says, found %s%ju", sect[i].name,
+			    (uintmax_t)want, nt->seen ? "" : "none, ",
+			    (uintmax_t)nt->size);
 		if (sect[i].type != NT_DK_MSGBUF)
 			dk_add_section(d, sect[i].name, nt->off, nt->size,
 			    nt->size);
 	}
 	d->off_pages = dec_uint(info + 88, 8, e);
 	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
 		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", d->src.name, (uintmax_t)(ioff + 88),
-		    (uintmax_t)d->off_pages, (uintmax_t)d->src.size);
+		    "file of %#jx bytes", (uintmax_t)d->off_pages,
+		    (uintmax_t)d->src.size);
 	if ((st = dk_md_load(d, err)) != DK_OK)
 		return st;
 	stored = dec_uint(info + 104, 8, e);
 	if (dec_uint(info + 96, 8, e) != d->info.npages ||
 	    stored > d->info.npages)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note says %ju pages dumped, %ju stored; the bitmap has "
-		    "%ju", d->src.name, (uintmax_t)(ioff + 96),
-		    (uintmax_t)dec_uint(info + 96, 8, e), (uintmax_t)stored,
-		    (uintmax_t)d->info.npages);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages dumped, %ju stored; the "
+		    "bitmap has %ju", (uintmax_t)dec_uint(info + 96, 8, e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)
 		d->info.npages_present = stored;
 	d->nphys = dec_uint(info + 112, 8, e);
@@ -428,25 +420,23 @@ open_sparc64(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 	enum dk_status st;
 
 	if (!hn->seen || hn->size < SP64_HDR_SIZE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a source header note of at least 40 bytes (the sparc64 "
-		    "header), found %s%ju", d->src.name, (uintmax_t)c->noff,
-		    hn->seen ? "" : "none, ", (uintmax_t)hn->size);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note of at least 40 bytes (the "
+		    "sparc64 header), found %s%ju", hn->seen ? "" : "none, ",
+		    (uintmax_t)hn->size);
 	if ((st = dk_src_pread(&d->src, b, sizeof(b), hn->off, "source "
 	    "header", err)) != DK_OK)
 		return st;
 	hs = dec_be64(b);
 	data = dec_uint(c->info + 88, 8, c->e);
 	if (hs != hn->size)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hn->off,
 		    "dh_hdr_size %#jx differs from the source header note's "
-		    "%ju bytes", d->src.name, (uintmax_t)hn->off,
-		    (uintmax_t)hs, (uintmax_t)hn->size);
+		    "%ju bytes", (uintmax_t)hs, (uintmax_t)hn->size);
 	if (data % SP64_PAGE_SIZE != 0 || data > d->src.size || data < hs)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
 		    "data_offset %#jx is not an 8 KiB-aligned offset inside "
-		    "the file of %#jx bytes", d->src.name,
-		    (uintmax_t)(ioff + 88), (uintmax_t)data,
+		    "the file of %#jx bytes", (uintmax_t)data,
 		    (uintmax_t)d->src.size);
 	/* From now on sparc64's close frees what its loader allocates. */
 	d->fmt = &dk_fmt_sparc64;
@@ -461,10 +451,9 @@ open_sparc64(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
 	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
 	    SP64_PAGE_SIZE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note says %ju pages of %ju bytes in the regions, %ju "
-		    "stored; the regions have %ju of 8192", d->src.name,
-		    (uintmax_t)(ioff + 96),
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages of %ju bytes in the "
+		    "regions, %ju stored; the regions have %ju of 8192",
 		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
 		    (uintmax_t)dec_uint(c->info + 12, 4, c->e),
 		    (uintmax_t)stored, (uintmax_t)d->info.npages);
@@ -773,24 +762,21 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 
 		if (end - off < 16 || (st = dk_src_pread(&d->src, h, 16, off,
 		    "residue record", err)) != DK_OK)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 			    "a residue record needs 16 bytes, the note has "
-			    "%ju left", d->src.name, (uintmax_t)off,
-			    (uintmax_t)(end - off));
+			    "%ju left", (uintmax_t)(end - off));
 		roff = dec_uint(h, 8, d->arch->endian);
 		rlen = dec_uint(h + 8, 8, d->arch->endian);
 		if (rlen == 0 || rlen > end - off - 16 || roff < prev)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 			    "residue record [%#jx, +%#jx) is empty, overlaps "
 			    "the previous one or extends past the note",
-			    d->src.name, (uintmax_t)off, (uintmax_t)roff,
-			    (uintmax_t)rlen);
+			    (uintmax_t)roff, (uintmax_t)rlen);
 		if (roff > nend || (roff != nend && rlen > nend - roff))
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 			    "residue record [%#jx, +%#jx) is past the end of "
 			    "the native file's pages at %#jx and does not "
-			    "start there", d->src.name, (uintmax_t)off,
-			    (uintmax_t)roff, (uintmax_t)rlen,
+			    "start there", (uintmax_t)roff, (uintmax_t)rlen,
 			    (uintmax_t)nend);
 		if ((st = add_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
 			return st;
@@ -1443,14 +1429,14 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 
 	data = dec_uint(c->info + 88, 8, c->e);
 	if (!hn->seen)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a source header note (the core's ELF and program "
-		    "headers), found none", d->src.name, (uintmax_t)c->noff);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note (the core's ELF and "
+		    "program headers), found none");
 	if (data % 4096 != 0 || data > d->src.size)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
 		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", d->src.name, (uintmax_t)(ioff + 88),
-		    (uintmax_t)data, (uintmax_t)d->src.size);
+		    "file of %#jx bytes", (uintmax_t)data,
+		    (uintmax_t)d->src.size);
 	if (c->notes[NT_DK_BITMAP].seen) {
 		keep.start = c->notes[NT_DK_BITMAP].off;
 		keep.end = keep.start + c->notes[NT_DK_BITMAP].size;
@@ -1459,16 +1445,15 @@ open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
 	    c->notes[NT_DK_BITMAP].seen ? &keep : NULL, err)) != DK_OK)
 		return st;
 	if (d->arch != c->row)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note names %s, the source ELF header %s", d->src.name,
-		    (uintmax_t)(ioff + 16), c->row->name, d->arch->name);
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 16,
+		    "the info note names %s, the source ELF header %s",
+		    c->row->name, d->arch->name);
 	stored = dec_uint(c->info + 104, 8, c->e);
 	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
 	    stored > d->info.npages)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: the info "
-		    "note says %ju pages in the segments, %ju stored; the "
-		    "program headers say %ju", d->src.name,
-		    (uintmax_t)(ioff + 96),
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages in the segments, %ju "
+		    "stored; the program headers say %ju",
 		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
 		    (uintmax_t)stored, (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)

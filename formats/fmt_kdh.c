@@ -220,8 +220,9 @@ dk_kdh_decode(const uint8_t *b, struct dk_kdh_info *out,
 	out->magic_name = magics[m - 1].name;
 	v = dec_be32(b + 32);
 	if ((l = dk_kdh_layout(v)) == NULL)
-		return dk_err_set(err, DK_EUNSUP, "offset 32: kerneldumpheader "
-		    "version: expected 1 to 4, found %u (0x%08x)", v, v);
+		return dk_err_off(err, DK_EUNSUP, 32, "offset 32: "
+		    "kerneldumpheader version: expected 1 to 4, found %u "
+		    "(0x%08x)", v, v);
 	dk_layout_decode(l, v, b, DK_BE, &h);
 	out->version = v;
 	memcpy(out->architecture, h.s[DK_H_ARCHITECTURE],
@@ -317,34 +318,30 @@ verify(const struct dk_src *src, const uint8_t *b, uint64_t off,
 	uint32_t x = dk_kdh_parity(b);
 
 	if (x != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, src->name, off,
 		    "kerneldumpheader parity: expected the 128 words to XOR "
-		    "to 0, found 0x%08x (parity field 0x%08x at %#jx)",
-		    src->name, (uintmax_t)off, x, k->parity,
-		    (uintmax_t)(off + 508));
+		    "to 0, found 0x%08x (parity field 0x%08x at %#jx)", x,
+		    k->parity, (uintmax_t)(off + 508));
 	if (k->version >= 3 && k->dumplength > k->dumpextent)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-		    "kerneldumpheader: expected dumplength <= dumpextent "
-		    "(%#jx), found dumplength %#jx", src->name,
-		    (uintmax_t)fld(k, off, DK_H_DUMPLENGTH),
-		    (uintmax_t)k->dumpextent,
-		    (uintmax_t)k->dumplength);
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    fld(k, off, DK_H_DUMPLENGTH), "kerneldumpheader: expected "
+		    "dumplength <= dumpextent (%#jx), found dumplength %#jx",
+		    (uintmax_t)k->dumpextent, (uintmax_t)k->dumplength);
 	if (k->compression > KDH_COMP_MAX)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-		    "kerneldumpheader compression: expected 0, 1 or 2, found "
-		    "%u", src->name, (uintmax_t)fld(k, off, DK_H_COMPRESSION),
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    fld(k, off, DK_H_COMPRESSION), "kerneldumpheader "
+		    "compression: expected 0, 1 or 2, found %u",
 		    k->compression);
 	if (k->compression != 0 && k->encrypted)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-		    "kerneldumpheader: compressed (%s) and encrypted (key of "
-		    "%u bytes) at once, which the kernel refuses", src->name,
-		    (uintmax_t)fld(k, off, DK_H_COMPRESSION),
-		    dk_kdh_compression_name(k->compression),
-		    k->dumpkeysize);
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    fld(k, off, DK_H_COMPRESSION), "kerneldumpheader: "
+		    "compressed (%s) and encrypted (key of %u bytes) at once, "
+		    "which the kernel refuses",
+		    dk_kdh_compression_name(k->compression), k->dumpkeysize);
 	if (k->magic == DK_KDH_TEXT && k->dumplength % DK_KDH_TEXT_BLOCK)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: text "
-		    "dump: expected a dumplength multiple of 512, found %#jx",
-		    src->name, (uintmax_t)fld(k, off, DK_H_DUMPLENGTH),
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    fld(k, off, DK_H_DUMPLENGTH), "text dump: expected a "
+		    "dumplength multiple of 512, found %#jx",
 		    (uintmax_t)k->dumplength);
 	return DK_OK;
 }
@@ -361,24 +358,23 @@ verify_key(const struct dk_src *src, const struct dk_kdh_info *k,
 	if (!k->encrypted)
 		return DK_OK;
 	if (k->dumpkeysize < KDH_KEY_HDR)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: key "
-		    "blob: expected at least %d bytes (struct kerneldumpkey), "
-		    "found dumpkeysize %u", src->name,
-		    (uintmax_t)k->key_offset, KDH_KEY_HDR, k->dumpkeysize);
+		return dk_err_at(err, DK_ECORRUPT, src->name, k->key_offset,
+		    "key blob: expected at least %d bytes (struct "
+		    "kerneldumpkey), found dumpkeysize %u", KDH_KEY_HDR,
+		    k->dumpkeysize);
 	if ((st = dk_src_pread(src, kb, sizeof(kb), k->key_offset, "key blob",
 	    err)) != DK_OK)
 		return st;
 	eks = dec_be32(kb + 33);
 	if (kb[0] == 0 || kb[0] > KDH_ENC_MAX)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: key "
-		    "blob: expected kdk_encryption 1 (AES-256-CBC) or 2 "
-		    "(ChaCha20), found %u", src->name,
-		    (uintmax_t)k->key_offset, kb[0]);
+		return dk_err_at(err, DK_ECORRUPT, src->name, k->key_offset,
+		    "key blob: expected kdk_encryption 1 (AES-256-CBC) or 2 "
+		    "(ChaCha20), found %u", kb[0]);
 	if (eks > k->dumpkeysize - KDH_KEY_HDR)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: key "
-		    "blob: kdk_encryptedkeysize %u does not fit the %u bytes "
-		    "of dumpkeysize", src->name,
-		    (uintmax_t)(k->key_offset + 33), eks, k->dumpkeysize);
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    k->key_offset + 33, "key blob: kdk_encryptedkeysize %u "
+		    "does not fit the %u bytes of dumpkeysize", eks,
+		    k->dumpkeysize);
 	return DK_OK;
 }
 
@@ -492,20 +488,19 @@ place(const struct dk_src *src, struct dk_kdh_info *k, const uint8_t *lead,
 		return st;
 	if (p != DK_KDH_LEADING && (!pow2(k->blocksize) ||
 	    k->blocksize < DK_KDH_SIZE || k->blocksize > DK_KDH_MAX_BLOCK))
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-		    "kerneldumpheader blocksize: expected a power of two from "
-		    "512 to %u, found %u", src->name,
-		    (uintmax_t)fld(k, lh, DK_H_BLOCKSIZE), DK_KDH_MAX_BLOCK,
-		    k->blocksize);
+		return dk_err_at(err, DK_ECORRUPT, src->name,
+		    fld(k, lh, DK_H_BLOCKSIZE), "kerneldumpheader blocksize: "
+		    "expected a power of two from 512 to %u, found %u",
+		    DK_KDH_MAX_BLOCK, k->blocksize);
 	if (data > end || k->dumplength > end - data ||
 	    k->dump_offset < data)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ETRUNC, src->name, lh,
 		    "kerneldumpheader: dumplength %#jx from offset %#jx "
-		    "expected to end by %#jx (%s), but %s", src->name,
-		    (uintmax_t)lh, (uintmax_t)k->dumplength, (uintmax_t)data,
-		    (uintmax_t)end, th != UINT64_MAX ? "the trailer" :
-		    "the end of the file", th != UINT64_MAX ? "it goes past" :
-		    "the file is shorter (truncated image)");
+		    "expected to end by %#jx (%s), but %s",
+		    (uintmax_t)k->dumplength, (uintmax_t)data, (uintmax_t)end,
+		    th != UINT64_MAX ? "the trailer" : "the end of the file",
+		    th != UINT64_MAX ? "it goes past" : "the file is shorter "
+		    "(truncated image)");
 	return verify_key(src, k, err);
 }
 
@@ -526,25 +521,24 @@ mismatch(const struct dk_src *src, const struct miss *m, struct dk_err *err)
 	int i;
 
 	if (m->lh == UINT64_MAX)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the trailer "
-		    "declares dumplength %#jx (extent %#jx, key %u bytes, "
-		    "blocksize %u): expected the leader before it, but the "
-		    "image is only %#jx bytes", src->name, (uintmax_t)m->th,
-		    (uintmax_t)m->t.dumplength, (uintmax_t)m->t.dumpextent,
-		    m->t.dumpkeysize, m->t.blocksize, (uintmax_t)src->size);
+		return dk_err_at(err, DK_ETRUNC, src->name, m->th, "the "
+		    "trailer declares dumplength %#jx (extent %#jx, key %u "
+		    "bytes, blocksize %u): expected the leader before it, but "
+		    "the image is only %#jx bytes", (uintmax_t)m->t.dumplength,
+		    (uintmax_t)m->t.dumpextent, m->t.dumpkeysize,
+		    m->t.blocksize, (uintmax_t)src->size);
 	if ((st = read_hdr(src, m->lh, lb, &l, err)) == DK_NOMATCH)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: expected "
-		    "a leader equal to the trailer at %#jx, found no "
-		    "kerneldumpheader magic", src->name, (uintmax_t)m->lh,
-		    (uintmax_t)m->th);
+		return dk_err_at(err, DK_ECORRUPT, src->name, m->lh,
+		    "expected a leader equal to the trailer at %#jx, found no "
+		    "kerneldumpheader magic", (uintmax_t)m->th);
 	if (st != DK_OK)
 		return st;
 	if ((i = dk_kdh_differ(lb, m->tb)) < 0)
 		i = 0;
-	return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: leader and "
-	    "trailer differ: expected 0x%02x (the trailer's byte %d, at "
-	    "%#jx), found 0x%02x", src->name, (uintmax_t)(m->lh + (uint64_t)i),
-	    m->tb[i], i, (uintmax_t)(m->th + (uint64_t)i), lb[i]);
+	return dk_err_at(err, DK_ECORRUPT, src->name, m->lh + (uint64_t)i,
+	    "leader and trailer differ: expected 0x%02x (the trailer's byte "
+	    "%d, at %#jx), found 0x%02x", m->tb[i], i,
+	    (uintmax_t)(m->th + (uint64_t)i), lb[i]);
 }
 
 enum dk_status
@@ -660,16 +654,14 @@ refuse(const struct dk_src *src, const struct dk_kdh_info *k,
     struct dk_err *err)
 {
 	if (k->magic == DK_KDH_TEXT)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: a text dump "
-		    "(\"FreeBSD Text Dump\": a tar of ddb output, %#jx bytes, "
-		    "no memory image); extract it with dumpconv --to tar",
-		    src->name, (uintmax_t)k->leader_offset,
-		    (uintmax_t)k->dumplength);
-	return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: an encrypted dump "
-	    "(key blob of %u bytes at %#jx): dumpkit cannot decrypt it; "
-	    "decryptcore(8) with the private key gives a plain vmcore",
-	    src->name, (uintmax_t)k->leader_offset, k->dumpkeysize,
-	    (uintmax_t)k->key_offset);
+		return dk_err_at(err, DK_EUNSUP, src->name, k->leader_offset,
+		    "a text dump (\"FreeBSD Text Dump\": a tar of ddb output, "
+		    "%#jx bytes, no memory image); extract it with dumpconv "
+		    "--to tar", (uintmax_t)k->dumplength);
+	return dk_err_at(err, DK_EUNSUP, src->name, k->leader_offset, "an "
+	    "encrypted dump (key blob of %u bytes at %#jx): dumpkit cannot "
+	    "decrypt it; decryptcore(8) with the private key gives a plain "
+	    "vmcore", k->dumpkeysize, (uintmax_t)k->key_offset);
 }
 
 static enum dk_status
@@ -781,24 +773,24 @@ dk_kdh_note_load(struct dk_dump *d, uint64_t off, uint64_t size,
 	uint32_t x;
 
 	if (size != DK_KDH_SIZE)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected 512 bytes, found %ju",
-		    d->src.name, (uintmax_t)off, (uintmax_t)size);
+		    (uintmax_t)size);
 	if ((st = dk_src_pread(&d->src, d->kdh_note_raw, DK_KDH_SIZE, off,
 	    "kerneldumpheader note", err)) != DK_OK)
 		return st;
 	st = dk_kdh_decode(d->kdh_note_raw, &d->kdh_note, err);
 	if (st == DK_NOMATCH)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected one of the three magics, "
-		    "found none", d->src.name, (uintmax_t)off);
+		    "found none");
 	if (st != DK_OK)
 		return dk_err_prefix(err, "%s: note at %#jx", d->src.name,
 		    (uintmax_t)off);
 	if ((x = dk_kdh_parity(d->kdh_note_raw)) != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected its words to XOR to 0, "
-		    "found 0x%08x", d->src.name, (uintmax_t)off, x);
+		    "found 0x%08x", x);
 	d->kdh_note.placement_name = "from the portable file's note";
 	d->has_kdh_note = 1;
 	return DK_OK;
@@ -846,7 +838,7 @@ locate_path(const char *path, struct dk_src *src, struct dk_kdh_info *k,
 		return st;
 	st = dk_kdh_locate(src, k, NULL, err);
 	if (st == DK_NOMATCH)
-		st = dk_err_set(err, DK_EUNSUP, "%s: no kerneldumpheader: "
+		st = dk_err_off(err, DK_EUNSUP, 0, "%s: no kerneldumpheader: "
 		    "expected one of the three magics at offset 0 or in the "
 		    "last block", path);
 	if (st != DK_OK)
@@ -898,9 +890,9 @@ dk_textdump_write(const char *path, int fd, struct dk_err *err)
 		return st;
 	if (k.magic != DK_KDH_TEXT) {
 		close(src.fd);
-		return dk_err_set(err, DK_EINVAL, "%s: offset %#jx: expected a "
-		    "text dump (\"FreeBSD Text Dump\"), found a %s dump",
-		    path, (uintmax_t)k.leader_offset, k.magic_name);
+		return dk_err_at(err, DK_EINVAL, path, k.leader_offset,
+		    "expected a text dump (\"FreeBSD Text Dump\"), found a %s "
+		    "dump", k.magic_name);
 	}
 	if ((buf = malloc(KDH_TEXT_CHUNK)) == NULL) {
 		close(src.fd);

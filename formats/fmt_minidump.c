@@ -135,10 +135,9 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 	}
 	if (row != NULL) {
 		if (row->minidump != md)
-			return dk_err_set(err, DK_EINVAL, "%s: offset 0: the "
+			return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the "
 			    "magic says \"%s\", which is not a minidump of %s "
-			    "(%s)", d->src.name, md->magic, row->name,
-			    d->arch_why);
+			    "(%s)", md->magic, row->name, d->arch_why);
 		d->arch = row;
 		return DK_OK;
 	}
@@ -167,9 +166,9 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 	vle = dec_uint(buf + vf->off, vf->size, DK_LE);
 	vbe = dec_uint(buf + vf->off, vf->size, DK_BE);
 	if (ncand == 0)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %u: expected a "
-		    "%s minidump version (mask %#x), found 0x%08jx read "
-		    "little-endian, 0x%08jx read big-endian", d->src.name,
+		return dk_err_off(err, DK_EUNSUP, vf->off, "%s: offset %u: "
+		    "expected a %s minidump version (mask %#x), found 0x%08jx "
+		    "read little-endian, 0x%08jx read big-endian", d->src.name,
 		    vf->off, md->family, md->versions, (uintmax_t)vle,
 		    (uintmax_t)vbe);
 	if (ncand > 1)
@@ -222,10 +221,10 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 		uint64_t start, end;
 
 		if (n == cap) {
-			st = dk_err_set(err, size > nbytes ? DK_ELIMIT :
-			    DK_ECORRUPT, "%s: offset %#jx: dump_avail: no "
-			    "terminating pair (end 0) in %zu pairs",
-			    d->src.name, (uintmax_t)d->off_avail, n);
+			st = dk_err_at(err,
+			    size > nbytes ? DK_ELIMIT : DK_ECORRUPT,
+			    d->src.name, d->off_avail, "dump_avail: no "
+			    "terminating pair (end 0) in %zu pairs", n);
 			break;
 		}
 		start = dec_uint(buf + 16 * n, 8, e);
@@ -233,10 +232,9 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 		if (end == 0)
 			break;
 		if (end <= start) {
-			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "dump_avail[%zu]: expected start < end, found "
-			    "[%#jx, %#jx)", d->src.name,
-			    (uintmax_t)(d->off_avail + 16 * n), n,
+			st = dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    d->off_avail + 16 * n, "dump_avail[%zu]: expected "
+			    "start < end, found [%#jx, %#jx)", n,
 			    (uintmax_t)start, (uintmax_t)end);
 			break;
 		}
@@ -247,11 +245,10 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 		if (n > 0 && (start >> d->page_shift) <
 		    (d->avail[n - 1].end >> d->page_shift) +
 		    ((d->avail[n - 1].end & (d->page_size - 1)) != 0)) {
-			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "dump_avail[%zu]: expected a start at or above the "
-			    "page after the end %#jx of the previous range, "
-			    "found %#jx", d->src.name,
-			    (uintmax_t)(d->off_avail + 16 * n), n,
+			st = dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    d->off_avail + 16 * n, "dump_avail[%zu]: expected "
+			    "a start at or above the page after the end %#jx "
+			    "of the previous range, found %#jx", n,
 			    (uintmax_t)d->avail[n - 1].end, (uintmax_t)start);
 			break;
 		}
@@ -298,12 +295,11 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 		d->avail_bit[i] = nbits;
 		nbits += range_pages(d, &d->avail[i]);
 		if (nbits > bitmapsize * 8)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-			    "dump_avail[%zu] needs bits up to %ju, but the "
-			    "bitmap has %ju (bitmapsize %#jx)", d->src.name,
-			    (uintmax_t)(d->off_avail + 16 * i), i,
-			    (uintmax_t)nbits, (uintmax_t)(bitmapsize * 8),
-			    (uintmax_t)bitmapsize);
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    d->off_avail + 16 * i, "dump_avail[%zu] needs "
+			    "bits up to %ju, but the bitmap has %ju "
+			    "(bitmapsize %#jx)", i, (uintmax_t)nbits,
+			    (uintmax_t)(bitmapsize * 8), (uintmax_t)bitmapsize);
 	}
 	d->avail_bit[d->navail] = nbits;
 	if ((st = dk_bitmap_init(&d->bm, nbits, err)) != DK_OK)
@@ -359,26 +355,24 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 		    buf[i] < 0x7f; i++)
 			seen[i] = (char)buf[i];
 		seen[i] = '\0';
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected "
-		    "the magic of a known minidump (\"minidump FreeBSD/<arch>\""
-		    " and NULs), found \"%s\"", d->src.name, (uintmax_t)base,
-		    seen);
+		return dk_err_at(err, DK_EUNSUP, d->src.name, base, "expected "
+		    "the magic of a known minidump (\"minidump "
+		    "FreeBSD/<arch>\" and NULs), found \"%s\"", seen);
 	}
 	d->md = md;
 	vf = any_version(md->layout, DK_H_VERSION);
 	if (vf == NULL || md->versions == 0)
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: %s "
-		    "minidumps are not read yet", d->src.name, (uintmax_t)base,
-		    md->family);
+		return dk_err_at(err, DK_EUNSUP, d->src.name, base, "%s "
+		    "minidumps are not read yet", md->family);
 	if (len < (size_t)vf->off + vf->size)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the header "
-		    "ends before its version field (%zu bytes)", d->src.name,
-		    (uintmax_t)(base + vf->off), len);
+		return dk_err_at(err, DK_ETRUNC, d->src.name, base + vf->off,
+		    "the header ends before its version field (%zu bytes)",
+		    len);
 	if (row != NULL) {
 		if (row->minidump != md)
-			return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, base,
 			    "the header's magic \"%s\" is not that of %s",
-			    d->src.name, (uintmax_t)base, md->magic, row->name);
+			    md->magic, row->name);
 		d->arch = row;
 	} else if ((st = choose_row(d, md, buf, o, err)) != DK_OK)
 		return st;
@@ -388,15 +382,14 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 	d->info.version = (uint32_t)dec_uint(buf + vf->off, vf->size,
 	    d->arch->endian);
 	if (d->info.version >= 16 || !(md->versions & DK_V(d->info.version)))
-		return dk_err_set(err, DK_EUNSUP, "%s: offset %#jx: expected a "
-		    "%s minidump version (mask %#x), found %u", d->src.name,
-		    (uintmax_t)(base + vf->off), md->family, md->versions,
-		    d->info.version);
+		return dk_err_at(err, DK_EUNSUP, d->src.name, base + vf->off,
+		    "expected a %s minidump version (mask %#x), found %u",
+		    md->family, md->versions, d->info.version);
 	hsize = dk_layout_size(md->layout, d->info.version);
 	if (len < hsize)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: the version "
-		    "%u header needs %zu bytes, found %zu", d->src.name,
-		    (uintmax_t)(base + len), d->info.version, hsize, len);
+		return dk_err_at(err, DK_ETRUNC, d->src.name, base + len,
+		    "the version %u header needs %zu bytes, found %zu",
+		    d->info.version, hsize, len);
 	dk_layout_decode(md->layout, d->info.version, buf, d->arch->endian,
 	    &d->hdr);
 	DK_TRACE(d, "family %s, row %s (%s), version %u", md->family,
@@ -483,11 +476,10 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		DK_TRACE(d, "section %s at %#jx, %#jx bytes", names[i],
 		    (uintmax_t)off, (uintmax_t)sz[i]);
 		if (end > d->src.size)
-			return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: "
+			return dk_err_at(err, DK_ETRUNC, d->src.name, off,
 			    "section %s [%#jx, %#jx) extends past the end of "
-			    "the file at %#jx", d->src.name, (uintmax_t)off,
-			    names[i], (uintmax_t)off, (uintmax_t)end,
-			    (uintmax_t)d->src.size);
+			    "the file at %#jx", names[i], (uintmax_t)off,
+			    (uintmax_t)end, (uintmax_t)d->src.size);
 		off = end;
 	}
 	d->off_pages = off;
@@ -555,10 +547,11 @@ dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	off = d->off_pages + (rank << d->page_shift) +
 	    (pa & (d->page_size - 1));
 	if (rank >= d->info.npages_present)
-		return dk_err_set(err, DK_ETRUNC, "physical address %#jx: page "
-		    "%ju of the dump should be at offset %#jx, past the end of "
-		    "the truncated file at %#jx", (uintmax_t)pa,
-		    (uintmax_t)rank, (uintmax_t)(off & ~(d->page_size - 1)),
+		return dk_err_off(err, DK_ETRUNC, off & ~(d->page_size - 1),
+		    "physical address %#jx: page %ju of the dump should be at "
+		    "offset %#jx, past the end of the truncated file at %#jx",
+		    (uintmax_t)pa, (uintmax_t)rank,
+		    (uintmax_t)(off & ~(d->page_size - 1)),
 		    (uintmax_t)d->src.size);
 	*offp = off;
 	return DK_OK;
@@ -711,8 +704,8 @@ pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			dk_err_set(err, DK_ESYS, "%s: offset %#jx: writing %s: "
-			    "%s", name, (uintmax_t)off, what, strerror(errno));
+			dk_err_at(err, DK_ESYS, name, off, "writing %s: %s",
+			    what, strerror(errno));
 			err->sys_errno = errno;
 			return DK_ESYS;
 		}

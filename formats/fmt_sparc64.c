@@ -327,9 +327,9 @@ sp64_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 	o = s->reg[i].offs + s->delta + (pa - s->reg[i].pa);
 	page = o - (pa & (SP64_PAGE_SIZE - 1));
 	if (page > d->src.size || d->src.size - page < SP64_PAGE_SIZE)
-		return dk_err_set(err, DK_ETRUNC, "physical address %#jx: "
-		    "region %zu's page should be at offset %#jx, past the end "
-		    "of the truncated file at %#jx", (uintmax_t)pa, i,
+		return dk_err_off(err, DK_ETRUNC, page, "physical address "
+		    "%#jx: region %zu's page should be at offset %#jx, past "
+		    "the end of the truncated file at %#jx", (uintmax_t)pa, i,
 		    (uintmax_t)page, (uintmax_t)d->src.size);
 	*off = o;
 	return DK_OK;
@@ -559,34 +559,32 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 	mask = d->hdr.v[DK_H_TSB_MASK];
 	n = d->hdr.v[DK_H_NREGIONS];
 	if (n > SP64_MAX_REGIONS)
-		return dk_err_set(err, n > INT32_MAX ? DK_ECORRUPT : DK_ELIMIT,
-		    "%s: offset %#jx: dh_nregions: expected 1 to %d region "
-		    "descriptors, found %jd", d->src.name,
-		    (uintmax_t)(hdr_off + 32), SP64_MAX_REGIONS,
+		return dk_err_at(err, n > INT32_MAX ? DK_ECORRUPT : DK_ELIMIT,
+		    d->src.name, hdr_off + 32, "dh_nregions: expected 1 to %d "
+		    "region descriptors, found %jd", SP64_MAX_REGIONS,
 		    (intmax_t)(int32_t)(uint32_t)n);
 	if (n == 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
-		    "dh_nregions: expected at least one region, found 0",
-		    d->src.name, (uintmax_t)(hdr_off + 32));
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hdr_off + 32,
+		    "dh_nregions: expected at least one region, found 0");
 	if (hs > SP64_MAX_HDR)
-		return dk_err_set(err, DK_ELIMIT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ELIMIT, d->src.name, hdr_off,
 		    "dh_hdr_size %#jx is past the %u bytes dumpkit accepts "
 		    "(the kernel writes roundup(40 + 24 x %ju, 512) = %#jx)",
-		    d->src.name, (uintmax_t)hdr_off, (uintmax_t)hs,
-		    SP64_MAX_HDR, (uintmax_t)n, (uintmax_t)hdr_round(n));
+		    (uintmax_t)hs, SP64_MAX_HDR, (uintmax_t)n,
+		    (uintmax_t)hdr_round(n));
 	if (hs < SP64_HDR_SIZE + SP64_REG_SIZE * n)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hdr_off,
 		    "dh_hdr_size: expected at least %ju bytes (40 + 24 x %ju "
-		    "regions), found %#jx", d->src.name, (uintmax_t)hdr_off,
+		    "regions), found %#jx",
 		    (uintmax_t)(SP64_HDR_SIZE + SP64_REG_SIZE * n),
 		    (uintmax_t)n, (uintmax_t)hs);
 	if (tsz % SP64_TTE_SLOT != 0 || mask >= tsz / SP64_TTE_SLOT ||
 	    (mask & (mask + 1)) != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hdr_off + 24,
 		    "dh_tsb_mask: expected 2^k - 1 below the %ju 32-byte "
-		    "slots of dh_tsb_size %#jx, found %#jx", d->src.name,
-		    (uintmax_t)(hdr_off + 24), (uintmax_t)(tsz / SP64_TTE_SLOT),
-		    (uintmax_t)tsz, (uintmax_t)mask);
+		    "slots of dh_tsb_size %#jx, found %#jx",
+		    (uintmax_t)(tsz / SP64_TTE_SLOT), (uintmax_t)tsz,
+		    (uintmax_t)mask);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "out of memory");
 	d->priv = s;
@@ -622,20 +620,18 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 		if (r->pa % SP64_PAGE_SIZE != 0 ||
 		    r->size % SP64_PAGE_SIZE != 0 || r->size == 0 ||
 		    r->pa + r->size < r->pa) {
-			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			st = dk_err_at(err, DK_ECORRUPT, d->src.name, at,
 			    "region %zu: expected a non-empty range of whole "
-			    "8 KiB pages, found dr_pa %#jx dr_size %#jx",
-			    d->src.name, (uintmax_t)at, i, (uintmax_t)r->pa,
-			    (uintmax_t)r->size);
+			    "8 KiB pages, found dr_pa %#jx dr_size %#jx", i,
+			    (uintmax_t)r->pa, (uintmax_t)r->size);
 			goto out;
 		}
 		if (r->offs < hs || r->offs + r->size < r->offs ||
 		    r->offs + delta < r->offs) {
-			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			st = dk_err_at(err, DK_ECORRUPT, d->src.name, at + 16,
 			    "region %zu: dr_offs %#jx is inside the header "
-			    "(dh_hdr_size %#jx) or overflows", d->src.name,
-			    (uintmax_t)(at + 16), i, (uintmax_t)r->offs,
-			    (uintmax_t)hs);
+			    "(dh_hdr_size %#jx) or overflows", i,
+			    (uintmax_t)r->offs, (uintmax_t)hs);
 			goto out;
 		}
 		pi[i] = (struct pa_idx){ r->pa, i };
@@ -648,13 +644,11 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 		s->byp[k] = pi[k].i;
 		if (k > 0 && s->reg[pi[k - 1].i].pa + s->reg[pi[k - 1].i].size >
 		    r->pa) {
-			st = dk_err_set(err, DK_ECORRUPT, "%s: offset %#jx: "
+			st = dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    hdr_off + SP64_HDR_SIZE + SP64_REG_SIZE * pi[k].i,
 			    "region %zu [%#jx, %#jx) overlaps region %zu in "
-			    "physical memory", d->src.name,
-			    (uintmax_t)(hdr_off + SP64_HDR_SIZE +
-			    SP64_REG_SIZE * pi[k].i), pi[k].i,
-			    (uintmax_t)r->pa, (uintmax_t)(r->pa + r->size),
-			    pi[k - 1].i);
+			    "physical memory", pi[k].i, (uintmax_t)r->pa,
+			    (uintmax_t)(r->pa + r->size), pi[k - 1].i);
 			goto out;
 		}
 		d->avail[k] = (struct dk_range){ r->pa, r->pa + r->size };
@@ -697,10 +691,10 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	/* Taken by its shape while the options name another machine. */
 	if (o != NULL && (o->arch != NULL || o->kernel != NULL) &&
 	    !sp64_claim(d, o))
-		return dk_err_set(err, DK_EINVAL, "%s: offset 0: the file is "
+		return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the file is "
 		    "shaped exactly as a sparc64 dump, not as one of %s (%s)",
-		    d->src.name, o->arch != NULL ? o->arch : "the kernel's "
-		    "architecture", o->arch != NULL ? "--arch" : o->kernel);
+		    o->arch != NULL ? o->arch : "the kernel's " "architecture",
+		    o->arch != NULL ? "--arch" : o->kernel);
 	if (o != NULL && o->arch != NULL) {
 		d->info.arch_by = DK_BY_OPTION;
 		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s (the "
@@ -724,16 +718,15 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	}
 	d->info.arch_why = d->arch_why;
 	if (d->src.size < SP64_HDR_SIZE)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset 0: a sparc64 "
+		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "a sparc64 "
 		    "dump header needs 40 bytes, the file has %ju",
-		    d->src.name, (uintmax_t)d->src.size);
+		    (uintmax_t)d->src.size);
 	if ((st = dk_sp64_load(d, 0, 0, err)) != DK_OK)
 		return st;
 	if (d->hdr.v[DK_H_HDR_SIZE] > d->src.size)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset 0: dh_hdr_size "
-		    "%#jx is past the end of the file at %#jx", d->src.name,
-		    (uintmax_t)d->hdr.v[DK_H_HDR_SIZE],
-		    (uintmax_t)d->src.size);
+		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "dh_hdr_size "
+		    "%#jx is past the end of the file at %#jx",
+		    (uintmax_t)d->hdr.v[DK_H_HDR_SIZE], (uintmax_t)d->src.size);
 	/* Where the regions' data starts (the portable writer's source). */
 	d->off_header = 0;
 	d->off_pages = d->hdr.v[DK_H_HDR_SIZE];

@@ -55,8 +55,8 @@ dk_kernel_symbols(const char *path, struct dk_ksym *syms, size_t n,
 		goto out;
 	}
 	if (elf_kind(e) != ELF_K_ELF) {
-		st = dk_err_set(err, DK_EINVAL, "%s: offset 0: expected a "
-		    "kernel ELF image, found no ELF header", path);
+		st = dk_err_at(err, DK_EINVAL, path, 0, "expected a kernel "
+		    "ELF image, found no ELF header");
 		goto out;
 	}
 	while ((scn = elf_nextscn(e, scn)) != NULL && seen < n) {
@@ -71,11 +71,11 @@ dk_kernel_symbols(const char *path, struct dk_ksym *syms, size_t n,
 			continue;
 		have_symtab = 1;
 		if (sh.sh_size > KSYM_MAX_BYTES || sh.sh_entsize == 0) {
-			st = dk_err_set(err, DK_ELIMIT, "%s: offset %#jx: "
+			st = dk_err_at(err, DK_ELIMIT, path, sh.sh_offset,
 			    "symbol table of %ju bytes (entries of %ju): "
 			    "expected at most %ju bytes of nonzero-sized "
-			    "entries", path, (uintmax_t)sh.sh_offset,
-			    (uintmax_t)sh.sh_size, (uintmax_t)sh.sh_entsize,
+			    "entries", (uintmax_t)sh.sh_size,
+			    (uintmax_t)sh.sh_entsize,
 			    (uintmax_t)KSYM_MAX_BYTES);
 			goto out;
 		}

@@ -42,8 +42,7 @@ sys_error(struct dk_sink *s, const char *what, struct dk_err *err)
 {
 	int e = errno;
 
-	dk_err_set(err, DK_ESYS, "%s: offset %#jx: %s: %s", s->name,
-	    (uintmax_t)s->pos, what, strerror(e));
+	dk_err_at(err, DK_ESYS, s->name, s->pos, "%s: %s", what, strerror(e));
 	err->sys_errno = e;
 	return DK_ESYS;
 }
@@ -220,9 +219,9 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 	enum dk_status st;
 
 	if (off > src->size || len > src->size - off)
-		return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: %#jx bytes "
-		    "of page data needed, the file ends at %#jx", src->name,
-		    (uintmax_t)off, (uintmax_t)len, (uintmax_t)src->size);
+		return dk_err_at(err, DK_ETRUNC, src->name, off, "%#jx bytes "
+		    "of page data needed, the file ends at %#jx",
+		    (uintmax_t)len, (uintmax_t)src->size);
 	if (src->fd < 0)
 		return dk_sink_write(s, src->mem + src->base + off,
 		    (size_t)len, err);

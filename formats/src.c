@@ -18,9 +18,8 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 	size_t done = 0;
 
 	if (off > src->size || len > src->size - off)
-		return dk_err_set(err, DK_ETRUNC,
-		    "%s: offset %#jx: %s needs %zu bytes, but the file ends "
-		    "at %#jx", src->name, (uintmax_t)off, what, len,
+		return dk_err_at(err, DK_ETRUNC, src->name, off, "%s needs "
+		    "%zu bytes, but the file ends at %#jx", what, len,
 		    (uintmax_t)src->size);
 	if (src->fd < 0) {
 		memcpy(buf, src->mem + src->base + off, len);
@@ -33,16 +32,14 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			dk_err_set(err, DK_ESYS, "%s: offset %#jx: reading %s: "
-			    "%s", src->name, (uintmax_t)(off + done), what,
-			    strerror(errno));
+			dk_err_at(err, DK_ESYS, src->name, off + done,
+			    "reading %s: %s", what, strerror(errno));
 			err->sys_errno = errno;
 			return DK_ESYS;
 		}
 		if (n == 0)
-			return dk_err_set(err, DK_ETRUNC, "%s: offset %#jx: "
-			    "%s: file shrank while reading", src->name,
-			    (uintmax_t)(off + done), what);
+			return dk_err_at(err, DK_ETRUNC, src->name, off + done,
+			    "%s: file shrank while reading", what);
 		done += (size_t)n;
 	}
 	return DK_OK;
