@@ -13,19 +13,22 @@
 
 # One version, one place: DK_VERSION_STRING in formats/dumpkit.h, which
 # dumpkit_version() returns and every tool's --version prints.  The
-# soname carries its major number; the file its full version.
+# soname carries the ABI's number: the major number from 1.0.0 on, and
+# 0.MINOR before it (each 0.x release may change the ABI); the file its
+# full version.
 DK_VERSION := $(shell sed -n \
     's/^.define[[:space:]]*DK_VERSION_STRING[[:space:]]*"\([0-9.]*\)".*/\1/p' \
     formats/dumpkit.h)
 ifeq ($(words $(subst ., ,$(DK_VERSION))),3)
 DK_SOMAJOR := $(firstword $(subst ., ,$(DK_VERSION)))
+DK_SOVER   := $(if $(filter 0,$(DK_SOMAJOR)),0.$(word 2,$(subst ., ,$(DK_VERSION))),$(DK_SOMAJOR))
 else
 $(error formats/dumpkit.h: DK_VERSION_STRING: expected "MAJOR.MINOR.PATCH", found "$(DK_VERSION)")
 endif
 
 # SOREAL is the file itself; SOLIB (what programs load) and SODEV (what
 # -ldumpkit finds) are symlinks, as installed.
-SONAME	 := libdumpkit.so.$(DK_SOMAJOR)
+SONAME	 := libdumpkit.so.$(DK_SOVER)
 SOLIB	 := $(B)/$(SONAME)
 SOREAL	 := $(B)/libdumpkit.so.$(DK_VERSION)
 SODEV	 := $(B)/libdumpkit.so
@@ -108,10 +111,12 @@ uninstall:
 
 # What the tests of the install ask the build (tests/install.sh,
 # tests/symbols.sh, tests/man.sh).
-.PHONY: print-tools print-public-headers print-ldlibs
+.PHONY: print-tools print-public-headers print-ldlibs print-soname
 print-tools:
 	@echo $(TOOLS)
 print-public-headers:
 	@echo $(PUBLIC_HEADERS)
 print-ldlibs:
 	@echo $(LDLIBS)
+print-soname:
+	@echo $(SONAME)

@@ -76,14 +76,13 @@ amd64_setup(struct dk_dump *d, struct dk_err *err)
 
 	d->page_shift = AMD64_PAGE_SHIFT;
 	d->pte_size = 8;
-	d->info.has_dmap = 1;
-	d->info.dmap_base = h->v[DK_H_DMAPBASE];
-	d->info.dmap_end = h->v[DK_H_DMAPEND];
-	d->info.dmap_phys = 0;
-	if (d->info.dmap_end < d->info.dmap_base)
+	if (h->v[DK_H_DMAPEND] < h->v[DK_H_DMAPBASE])
 		return dk_err_off(err, DK_ECORRUPT, 56, "%s: offset 56: "
 		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
-		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
+		    (uintmax_t)h->v[DK_H_DMAPEND],
+		    (uintmax_t)h->v[DK_H_DMAPBASE]);
+	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map",
+	    h->v[DK_H_DMAPBASE], h->v[DK_H_DMAPEND], 0);
 	d->info.kva_end = h->v[DK_H_KERNBASE] + (h->v[DK_H_PMAPSIZE] / 8 <<
 	    (d->info.version == 1 ? AMD64_PAGE_SHIFT : AMD64_PDRSHIFT));
 	return DK_OK;

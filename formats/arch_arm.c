@@ -132,7 +132,6 @@ arm_setup(struct dk_dump *d, struct dk_err *err)
 	d->mmuformat = mmu == ARM_MMU_UNKNOWN ? ARM_MMU_V6 : (uint32_t)mmu;
 	d->page_shift = ARM_PAGE_SHIFT;
 	d->pte_size = 4;
-	d->info.has_dmap = 0;
 	if (ptesize % d->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx is not a multiple of the 4-byte L2 PTE",

@@ -129,7 +129,8 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 {
 	const struct dk_hdr *h = &d->hdr;
 	uint64_t kb = h->v[DK_H_KERNBASE], pmapsize = h->v[DK_H_PMAPSIZE];
-	uint64_t flags = h->v[DK_H_FLAGS], cov;
+	uint64_t db = h->v[DK_H_DMAPBASE], de = h->v[DK_H_DMAPEND];
+	uint64_t dp = h->v[DK_H_DMAPPHYS], flags = h->v[DK_H_FLAGS], cov;
 
 	d->page_shift = arm64_hdr_page_shift(d->info.version, h);
 	if (d->page_shift == 0 && (flags & ARM64_FLAG_PS_MASK) > 1)
@@ -146,20 +147,15 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 		    (uintmax_t)flags,
 		    (uintmax_t)(flags & ~(uint64_t) ARM64_FLAG_PS_MASK));
 	d->pte_size = 8;
-	d->info.has_dmap = 1;
-	d->info.dmap_base = h->v[DK_H_DMAPBASE];
-	d->info.dmap_end = h->v[DK_H_DMAPEND];
-	d->info.dmap_phys = h->v[DK_H_DMAPPHYS];
-	if (d->info.dmap_end < d->info.dmap_base)
+	if (de < db)
 		return dk_err_off(err, DK_ECORRUPT, 64, "%s: offset 64: "
 		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
-		    (uintmax_t)d->info.dmap_end, (uintmax_t)d->info.dmap_base);
-	if (d->info.dmap_end > d->info.dmap_base && d->info.dmap_end -
-	    d->info.dmap_base - 1 > UINT64_MAX - d->info.dmap_phys)
+		    (uintmax_t)de, (uintmax_t)db);
+	if (de > db && de - db - 1 > UINT64_MAX - dp)
 		return dk_err_off(err, DK_ECORRUPT, 48, "%s: offset 48: "
 		    "dmapphys %#jx plus the %#jx bytes of the direct map pass "
-		    "2^64", d->src.name, (uintmax_t)d->info.dmap_phys,
-		    (uintmax_t)(d->info.dmap_end - d->info.dmap_base));
+		    "2^64", d->src.name, (uintmax_t)dp, (uintmax_t)(de - db));
+	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db, de, dp);
 	if (pmapsize % d->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "pmapsize %#jx is not a multiple of the 8-byte L3 "
@@ -173,9 +169,8 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 	d->info.kva_end = kb + cov;
 	DK_TRACE(d, "arm64: %u KiB pages, KVA [%#jx, %#jx), direct map "
 	    "[%#jx, %#jx) -> pa %#jx", 1u << (d->page_shift - 10),
-	    (uintmax_t)kb, (uintmax_t)d->info.kva_end,
-	    (uintmax_t)d->info.dmap_base, (uintmax_t)d->info.dmap_end,
-	    (uintmax_t)d->info.dmap_phys);
+	    (uintmax_t)kb, (uintmax_t)d->info.kva_end, (uintmax_t)db,
+	    (uintmax_t)de, (uintmax_t)dp);
 	return DK_OK;
 }
 
@@ -199,14 +194,16 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx, outside the direct map "
 		    "[%#jx, %#jx))", (uintmax_t)va, (uintmax_t)kb,
-		    (uintmax_t)d->info.dmap_base, (uintmax_t)d->info.dmap_end);
+		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
+		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	idx = (va - kb) >> d->page_shift;
 	if (idx >= d->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the L3 array at %#jx, outside "
 		    "the direct map [%#jx, %#jx))", (uintmax_t)va,
-		    (uintmax_t)d->info.kva_end, (uintmax_t)d->info.dmap_base,
-		    (uintmax_t)d->info.dmap_end);
+		    (uintmax_t)d->info.kva_end,
+		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
+		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);

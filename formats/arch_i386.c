@@ -99,7 +99,6 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 		    (uintmax_t)pae);
 	d->page_shift = I386_PAGE_SHIFT;
 	d->pte_size = pae ? 8 : 4;
-	d->info.has_dmap = 0;
 	if (ptesize % d->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx is not a multiple of the %u-byte %s PTE",

@@ -272,7 +272,6 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 
 	d->page_shift = MIPS_PAGE_SHIFT;
 	d->pte_size = mips_pte_bytes(abi);
-	d->info.has_dmap = 0;
 	if ((kb & MIPS_PAGE_MASK) != 0)
 		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
 		    "expected a page-aligned kernbase, found %#jx",
@@ -540,27 +539,32 @@ mips_gen_defaults(const struct dk_arch *a, uint32_t version,
 		g->phys_max = MIPS64_PHYS_MAX;
 		g->msgbufsize = MIPS_MSGBUF_SIZE - MIPS64_MSGBUF_HDR;
 		/* FreeBSD's direct map: XKPHYS with cache attribute 3. */
-		g->win[0] = (struct dk_window){ MIPS_XKPHYS_CACHED,
-		    MIPS_XKPHYS_CACHED + MIPS64_PHYS_MAX, 0 };
+		g->win[0] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "XKPHYS", MIPS_XKPHYS_CACHED, MIPS_XKPHYS_CACHED +
+		    MIPS64_PHYS_MAX, 0 };
 		/* Where the kernel is linked, and its uncached twin. */
-		g->win[1] = (struct dk_window){ MIPS_CKSEG0, MIPS_CKSEG1, 0 };
-		g->win[2] = (struct dk_window){ MIPS_CKSEG1, MIPS_CKSSEG, 0 };
+		g->win[1] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "CKSEG0", MIPS_CKSEG0, MIPS_CKSEG1, 0 };
+		g->win[2] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "CKSEG1", MIPS_CKSEG1, MIPS_CKSSEG, 0 };
 		/*
 		 * The last 2^40 bytes of XKPHYS, just below kernbase: no
 		 * window FreeBSD uses, but the reader translates them
 		 * (XKPHYS aliases every 2^40 bytes) and the tests probe
 		 * below kernbase, so the model says so too.
 		 */
-		g->win[3] = (struct dk_window){ MIPS_XKSEG - MIPS64_PHYS_MAX,
-		    MIPS_XKSEG, 0 };
+		g->win[3] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "XKPHYS", MIPS_XKSEG - MIPS64_PHYS_MAX, MIPS_XKSEG, 0 };
 		g->nwin = 4;
 	} else {
 		g->kernbase = MIPS32_KERNBASE;
 		g->phys_max = abi == DK_ABI_O32 ? MIPS32_PHYS_MAX :
 		    MIPS64_PHYS_MAX;
 		g->msgbufsize = MIPS_MSGBUF_SIZE - MIPS32_MSGBUF_HDR;
-		g->win[0] = (struct dk_window){ MIPS32_KSEG0, MIPS32_KSEG1, 0 };
-		g->win[1] = (struct dk_window){ MIPS32_KSEG1, MIPS32_KSEG2, 0 };
+		g->win[0] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "KSEG0", MIPS32_KSEG0, MIPS32_KSEG1, 0 };
+		g->win[1] = (struct dk_window){ DK_WIN_UNMAPPED,
+		    "KSEG1", MIPS32_KSEG1, MIPS32_KSEG2, 0 };
 		g->nwin = 2;
 	}
 	g->kmem_va = g->kernbase + 0x01000000ull;

@@ -29,7 +29,7 @@
  *  3. va >= kernbase: the hashed page table or the radix tree.
  *  4. Anything else is not mapped.
  * The generic minidump code translates [dmapbase, dmapend] itself
- * (info.dmap_end = dmapend + 1, exclusive); an address below dmapbase
+ * (its window ends at dmapend + 1, exclusive); an address below dmapbase
  * is never in that window, so it reaches this file's kvtop, which does
  * steps 1 to 4.
  *
@@ -429,10 +429,8 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 		    (uintmax_t)h->v[DK_H_KERNBASE], (uintmax_t)d->info.kva_end,
 		    hdm ? "16 MiB" : "4 KiB");
 	}
-	d->info.has_dmap = 1;
-	d->info.dmap_base = db;
-	d->info.dmap_end = de == UINT64_MAX ? de : de + 1;
-	d->info.dmap_phys = 0;
+	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db,
+	    de == UINT64_MAX ? de : de + 1, 0);
 	if (db != 0 && de - db >= (db & -db))
 		DK_TRACE(d, "powerpc64: direct map [%#jx, %#jx]: va - dmapbase "
 		    "(used) and libkvm's va & ~dmapbase differ here",
@@ -1098,7 +1096,8 @@ ppc64_gen_defaults(const struct dk_arch *a, uint32_t version,
 	lo = disp >= db ? 0 : db - disp;
 	hi = de < disp ? 0 : de - disp >= db - 1 ? db : de - disp + 1;
 	if (hi > lo) {
-		g->win[0] = (struct dk_window){ lo, hi, lo + disp - db };
+		g->win[0] = (struct dk_window){ DK_WIN_KERNEL,
+		    "kernel relocation", lo, hi, lo + disp - db };
 		g->nwin = 1;
 	}
 }

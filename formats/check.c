@@ -1098,6 +1098,7 @@ header_check(struct ck *c, struct mdv *v, const uint8_t *buf, size_t len,
 			    0), 1, "%s", unprefixed(c, e.msg));
 		if (s->page_shift >= 12 && s->page_shift <= DK_MAX_PAGE_SHIFT)
 			v->page_shift = s->page_shift;
+		free(s->win);
 		free(s);
 	}
 	v->page = (uint64_t)1 << v->page_shift;

@@ -40,7 +40,8 @@ static const struct dk_container_ops *const containers[] = {
 #define	DK_READ_CHUNK	(1u << 20)
 
 static enum dk_status
-open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+open_format(struct dk_dump *d, const struct dk_open_opts *o,
+    struct dk_err *err)
 {
 	const char *t = getenv("DUMPKIT_TRACE");
 	enum dk_status st;
@@ -94,6 +95,18 @@ open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	    "with --arch sparc64 unless it is exactly what the kernel writes)");
 }
 
+/* Peel the containers, open the format, check the lists were filled. */
+static enum dk_status
+open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	enum dk_status st = open_format(d, o, err);
+
+	if (st == DK_OK && d->oom)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	return st;
+}
+
 static struct dk_dump *
 new_dump(const char *name, struct dk_err *err)
 {
@@ -106,6 +119,7 @@ new_dump(const char *name, struct dk_err *err)
 	d->src.fd = -1;
 	d->src.name = strcpy((char *)(d + 1), name);
 	d->pmc_off = UINT64_MAX;
+	d->dmap_i = SIZE_MAX;
 	return d;
 }
 
@@ -213,6 +227,11 @@ dk_close(struct dk_dump *d)
 	}
 	if (d->src.fd >= 0)
 		close(d->src.fd);
+	for (size_t i = 0; i < d->nattr; i++)
+		free((char *)d->attr[i].name);	/* the value shares it */
+	free(d->attr);
+	free(d->win);
+	free(d->sect);
 	free(d);
 }
 
@@ -298,19 +317,142 @@ dk_phys_range(const struct dk_dump *d, size_t i)
 	return r;
 }
 
+/* Make room for one more element of size sz in *v (n used, *cap held). */
+static int
+grow(struct dk_dump *d, void **v, size_t n, size_t *cap, size_t sz)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 1;
+	c = *cap ? 2 * *cap : 8;
+	if ((p = realloc(*v, c * sz)) == NULL) {
+		d->oom = 1;
+		return 0;
+	}
+	*v = p;
+	*cap = c;
+	return 1;
+}
+
 void
 dk_add_section(struct dk_dump *d, const char *name, uint64_t off,
     uint64_t size, uint64_t space)
 {
-	struct dk_section *s;
-
-	if (d->info.nsections >= DK_MAX_SECTIONS)
+	if (!grow(d, (void **)&d->sect, d->nsect, &d->capsect,
+	    sizeof(*d->sect)))
 		return;
-	s = &d->info.sections[d->info.nsections++];
-	s->name = name;
-	s->offset = off;
-	s->size = size;
-	s->space = space;
+	d->sect[d->nsect++] = (struct dk_section){ name, off, size, space };
+}
+
+void
+dk_add_window(struct dk_dump *d, enum dk_window_kind kind, const char *name,
+    uint64_t va, uint64_t end, uint64_t pa)
+{
+	if (kind == DK_WIN_DIRECT_MAP && d->dmap_i < d->nwin) {
+		/* One direct map: a second report replaces the first. */
+		d->win[d->dmap_i] = (struct dk_window){ kind, name, va, end,
+		    pa };
+		return;
+	}
+	if (!grow(d, (void **)&d->win, d->nwin, &d->capwin, sizeof(*d->win)))
+		return;
+	if (kind == DK_WIN_DIRECT_MAP)
+		d->dmap_i = d->nwin;
+	d->win[d->nwin++] = (struct dk_window){ kind, name, va, end, pa };
+}
+
+static void
+add_attr(struct dk_dump *d, const char *name, enum dk_attr_type type,
+    const char *str, uint64_t num, const char *source)
+{
+	size_t nl = strlen(name) + 1, sl = str != NULL ? strlen(str) + 1 : 0;
+	struct dk_attr *a;
+	char *p;
+
+	if (!grow(d, (void **)&d->attr, d->nattr, &d->capattr,
+	    sizeof(*d->attr)))
+		return;
+	if ((p = malloc(nl + sl)) == NULL) {
+		d->oom = 1;
+		return;
+	}
+	a = &d->attr[d->nattr++];
+	a->name = memcpy(p, name, nl);
+	a->type = type;
+	a->str = str != NULL ? memcpy(p + nl, str, sl) : NULL;
+	a->num = num;
+	a->source = source;
+}
+
+void
+dk_add_attr_str(struct dk_dump *d, const char *name, const char *value,
+    const char *source)
+{
+	if (value != NULL && value[0] != '\0')
+		add_attr(d, name, DK_ATTR_STRING, value, 0, source);
+}
+
+void
+dk_add_attr_num(struct dk_dump *d, const char *name, enum dk_attr_type type,
+    uint64_t value, const char *source)
+{
+	add_attr(d, name, type, NULL, value, source);
+}
+
+DK_EXPORT size_t
+dk_nsections(const struct dk_dump *d)
+{
+	return d->nsect;
+}
+
+DK_EXPORT const struct dk_section *
+dk_section(const struct dk_dump *d, size_t i)
+{
+	return i < d->nsect ? &d->sect[i] : NULL;
+}
+
+DK_EXPORT size_t
+dk_nwindows(const struct dk_dump *d)
+{
+	return d->nwin;
+}
+
+DK_EXPORT const struct dk_window *
+dk_window(const struct dk_dump *d, size_t i)
+{
+	return i < d->nwin ? &d->win[i] : NULL;
+}
+
+DK_EXPORT const struct dk_window *
+dk_window_find(const struct dk_dump *d, enum dk_window_kind k)
+{
+	for (size_t i = 0; i < d->nwin; i++)
+		if (d->win[i].kind == k)
+			return &d->win[i];
+	return NULL;
+}
+
+DK_EXPORT size_t
+dk_nattrs(const struct dk_dump *d)
+{
+	return d->nattr;
+}
+
+DK_EXPORT const struct dk_attr *
+dk_attr(const struct dk_dump *d, size_t i)
+{
+	return i < d->nattr ? &d->attr[i] : NULL;
+}
+
+DK_EXPORT const struct dk_attr *
+dk_attr_find(const struct dk_dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->nattr; i++)
+		if (strcmp(d->attr[i].name, name) == 0)
+			return &d->attr[i];
+	return NULL;
 }
 
 DK_EXPORT enum dk_status

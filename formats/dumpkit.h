@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define	DK_VERSION_STRING	"0.1.0"
+#define	DK_VERSION_STRING	"0.2.0"
 
 /* Result codes: few, each telling the caller what to do next. */
 enum dk_status {
@@ -135,9 +135,11 @@ struct dk_section {
 	uint64_t	 space;		/* bytes occupied (page-rounded) */
 };
 
-#define	DK_MAX_SECTIONS	8
-
-/* What the library knows of an open dump.  Valid until dk_close(). */
+/*
+ * What the library knows of an open dump, whatever its format.  Valid
+ * until dk_close().  The file's regions, its address windows and its
+ * metadata are listed by dk_section(), dk_window() and dk_attr().
+ */
 struct dk_info {
 	const char	*format;	/* "minidump" */
 	const char	*arch;		/* architecture row name */
@@ -148,19 +150,70 @@ struct dk_info {
 	uint32_t	 page_size;
 	uint64_t	 kernbase;	/* start of the kernel map */
 	uint64_t	 kva_end;	/* end of what the page-table area covers */
-	int		 has_dmap;	/* a direct map window exists */
-	uint64_t	 dmap_base;	/* first VA of the direct map */
-	uint64_t	 dmap_end;	/* end of the direct map (exclusive) */
-	uint64_t	 dmap_phys;	/* PA mapped at dmap_base */
 	uint64_t	 file_size;
 	uint64_t	 npages;	/* pages stored in the dump */
 	uint64_t	 npages_present;/* of those, pages the file holds whole */
-	size_t		 nsections;
-	struct dk_section sections[DK_MAX_SECTIONS];
 };
 
 /* Describe an open dump. */
 const struct dk_info *dk_info(const struct dk_dump *);
+
+/* Number of regions of the dump file (no fixed maximum). */
+size_t		dk_nsections(const struct dk_dump *);
+/* Region i, in file order (0 is the header), or NULL past the last. */
+const struct dk_section *dk_section(const struct dk_dump *, size_t i);
+
+/*
+ * An address window: kernel virtual addresses the machine translates by
+ * arithmetic, without page tables, pa = va - window.va + window.pa.
+ */
+enum dk_window_kind {
+	DK_WIN_DIRECT_MAP = 1,	/* all of physical memory (amd64 DMAP...) */
+	DK_WIN_UNMAPPED,	/* a hardware segment (MIPS KSEG0, XKPHYS) */
+	DK_WIN_KERNEL,		/* the kernel image moved by its relocation */
+};
+
+struct dk_window {
+	enum dk_window_kind kind;
+	const char	*name;		/* "direct map", "KSEG0", ... */
+	uint64_t	 va;		/* first VA */
+	uint64_t	 end;		/* end (exclusive; UINT64_MAX: the top) */
+	uint64_t	 pa;		/* PA of va */
+};
+
+/* Number of address windows the dump's format reports. */
+size_t		dk_nwindows(const struct dk_dump *);
+/* Window i, or NULL past the last. */
+const struct dk_window *dk_window(const struct dk_dump *, size_t i);
+/* The first window of kind k, or NULL if there is none. */
+const struct dk_window *dk_window_find(const struct dk_dump *,
+		    enum dk_window_kind k);
+
+/*
+ * The dump's metadata as named attributes, whatever the format: the
+ * hostname, version and panic strings, the dump time, the OS release,
+ * and (for Linux dumps) every VMCOREINFO key.  Names are stable.
+ */
+enum dk_attr_type {
+	DK_ATTR_STRING = 1,
+	DK_ATTR_NUMBER,
+	DK_ATTR_TIME,		/* seconds since 1970-01-01 UTC */
+};
+
+struct dk_attr {
+	const char	*name;		/* "hostname", "panic_string", ... */
+	enum dk_attr_type type;
+	const char	*str;		/* DK_ATTR_STRING: NUL-terminated */
+	uint64_t	 num;		/* DK_ATTR_NUMBER, DK_ATTR_TIME */
+	const char	*source;	/* where it was read: "kerneldumpheader" */
+};
+
+/* Number of attributes of the dump. */
+size_t		dk_nattrs(const struct dk_dump *);
+/* Attribute i, in the order found, or NULL past the last. */
+const struct dk_attr *dk_attr(const struct dk_dump *, size_t i);
+/* The attribute named name, or NULL. */
+const struct dk_attr *dk_attr_find(const struct dk_dump *, const char *name);
 
 /*
  * Containers the dump stream was found in (a dump-device image with its

@@ -927,11 +927,10 @@ copy_note(struct dk_sink *s, struct dk_dump *d, uint32_t type, uint64_t off,
 static uint64_t
 dmap_va(const struct dk_dump *d, uint64_t pa)
 {
-	const struct dk_info *in = &d->info;
+	const struct dk_window *w = dk_dmap(d);
 
-	if (in->has_dmap && pa >= in->dmap_phys &&
-	    pa - in->dmap_phys < in->dmap_end - in->dmap_base)
-		return in->dmap_base + (pa - in->dmap_phys);
+	if (w != NULL && pa >= w->pa && pa - w->pa < w->end - w->va)
+		return w->va + (pa - w->pa);
 	return 0;
 }
 
@@ -1090,7 +1089,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 		return st;
 
 	/* Notes. */
-	flags = (d->info.has_dmap ? FLAG_DMAP : 0) |
+	flags = (dk_dmap(d) != NULL ? FLAG_DMAP : 0) |
 	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : FLAG_VIRTUAL) |
 	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0) |
 	    (pl->keep != NULL ? FLAG_DROPPED : 0);
@@ -1103,9 +1102,9 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	enc_uint(info + 36, 4, e, flags);
 	enc_uint(info + 40, 8, e, d->info.kernbase);
 	enc_uint(info + 48, 8, e, d->info.kva_end);
-	enc_uint(info + 56, 8, e, d->info.has_dmap ? d->info.dmap_base : 0);
-	enc_uint(info + 64, 8, e, d->info.has_dmap ? d->info.dmap_end : 0);
-	enc_uint(info + 72, 8, e, d->info.has_dmap ? d->info.dmap_phys : 0);
+	enc_uint(info + 56, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->va : 0);
+	enc_uint(info + 64, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->end : 0);
+	enc_uint(info + 72, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->pa : 0);
 	enc_uint(info + 80, 8, e, kernel_displacement(d));
 	enc_uint(info + 88, 8, e, data);
 	enc_uint(info + 96, 8, e, d->info.npages);

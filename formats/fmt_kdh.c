@@ -664,6 +664,21 @@ refuse(const struct dk_src *src, const struct dk_kdh_info *k,
 	    "vmcore", k->dumpkeysize, (uintmax_t)k->key_offset);
 }
 
+/* The header's metadata as the dump's attributes (dk_attr). */
+static void
+kdh_attrs(struct dk_dump *d, const struct dk_kdh_info *k)
+{
+	static const char src[] = "kerneldumpheader";
+
+	dk_add_attr_str(d, "hostname", k->hostname, src);
+	dk_add_attr_str(d, "version_string", k->versionstring, src);
+	dk_add_attr_str(d, "panic_string", k->panicstring, src);
+	if (k->dumptime != 0)
+		dk_add_attr_num(d, "dump_time", DK_ATTR_TIME, k->dumptime,
+		    src);
+	dk_add_attr_str(d, "architecture", k->architecture, src);
+}
+
 static enum dk_status
 kdh_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
@@ -708,6 +723,7 @@ kdh_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	ly->info.size = p->info.dumplength;
 	ly->info.desc = ly->desc;
 	d->nlayers++;
+	kdh_attrs(d, &p->info);
 	DK_TRACE(d, "%s; dump stream [%#jx, +%#jx)", ly->desc,
 	    (uintmax_t)p->info.dump_offset, (uintmax_t)p->info.dumplength);
 	d->src.base += p->info.dump_offset;
@@ -793,6 +809,7 @@ dk_kdh_note_load(struct dk_dump *d, uint64_t off, uint64_t size,
 		    "found 0x%08x", x);
 	d->kdh_note.placement_name = "from the portable file's note";
 	d->has_kdh_note = 1;
+	kdh_attrs(d, &d->kdh_note);
 	return DK_OK;
 }
 

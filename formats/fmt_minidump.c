@@ -464,8 +464,7 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	sz[1] = d->hdr.v[DK_H_DUMPAVAILSIZE];
 	sz[2] = d->hdr.v[DK_H_BITMAPSIZE];
 	sz[3] = d->hdr.v[DK_H_PMAPSIZE];
-	add_section(d, "header", 0, d->hsize);
-	d->info.sections[0].space = d->page_size;
+	dk_add_section(d, "header", 0, d->hsize, d->page_size);
 	off = d->page_size;
 	for (int i = 0; i < 4; i++) {
 		*offp[i] = off;
@@ -568,9 +567,10 @@ dk_md_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
     unsigned *prot, struct dk_err *err)
 {
 	d->unmapped_to = 0;
-	if (d->info.has_dmap && va >= d->info.dmap_base &&
-	    va < d->info.dmap_end) {
-		*pa = va - d->info.dmap_base + d->info.dmap_phys;
+	const struct dk_window *w = dk_dmap(d);
+
+	if (w != NULL && va >= w->va && va < w->end) {
+		*pa = va - w->va + w->pa;
 		DK_TRACE(d, "va %#jx: direct map -> pa %#jx", (uintmax_t)va,
 		    (uintmax_t)*pa);
 		if (prot != NULL)

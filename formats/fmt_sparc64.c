@@ -664,11 +664,9 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 	d->info.page_size = SP64_PAGE_SIZE;
 	d->info.endian = DK_BE;
 	d->info.version = 1;
-	d->info.has_dmap = 1;
-	d->info.dmap_base = SP64_DMAP_BASE;
 	/* The window reaches the top: 2^64, which is UINT64_MAX + 1. */
-	d->info.dmap_end = UINT64_MAX;
-	d->info.dmap_phys = 0;
+	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", SP64_DMAP_BASE,
+	    UINT64_MAX, 0);
 	st = load_tsb(d, s, err);
 out:
 	free(pi);

@@ -260,9 +260,24 @@ struct dk_arch {
 	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
 };
 
-/* Append a section (dumpinfo's list) to d's info; past the last slot, none. */
+/*
+ * The public description of a dump (dk_section, dk_window, dk_attr),
+ * filled by the formats as they open it.  The lists grow as needed; if
+ * memory runs out, d->oom is set and dk_open fails with DK_ENOMEM.
+ * name and source are static strings; attribute names and values are
+ * copied.
+ */
 void		dk_add_section(struct dk_dump *, const char *name, uint64_t off,
 		    uint64_t size, uint64_t space);
+/* Report an address window; a direct map also becomes dk_dmap(d). */
+void		dk_add_window(struct dk_dump *, enum dk_window_kind,
+		    const char *name, uint64_t va, uint64_t end, uint64_t pa);
+/* Add a string attribute (an empty string adds nothing). */
+void		dk_add_attr_str(struct dk_dump *, const char *name,
+		    const char *value, const char *source);
+/* Add a number or time attribute. */
+void		dk_add_attr_num(struct dk_dump *, const char *name,
+		    enum dk_attr_type, uint64_t value, const char *source);
 
 /* The row of the family with byte order e, or NULL. */
 const struct dk_arch *dk_arch_family_endian(const char *family,
@@ -311,13 +326,7 @@ struct dk_pmap_build {
 	size_t			 npt;
 };
 
-/* A range of kernel VA translated by arithmetic: pa = va - va_start + pa. */
-struct dk_window {
-	uint64_t	va;		/* first VA */
-	uint64_t	end;		/* end of the window (exclusive) */
-	uint64_t	pa;		/* PA of the first VA */
-};
-
+/* Fixed translations a family's generator model has (struct dk_window). */
 #define	DK_MAX_WINDOWS	4
 
 /* What a family's generator defaults are; fixtures/ reads these. */
@@ -563,6 +572,15 @@ struct dk_dump {
 	const struct dk_arch	*arch;
 	struct dk_info		 info;
 	char			 arch_why[256];
+	/* What dk_section(), dk_window() and dk_attr() list. */
+	struct dk_section	*sect;
+	size_t			 nsect, capsect;
+	struct dk_window	*win;
+	size_t			 nwin, capwin;
+	size_t			 dmap_i;	/* index in win, or SIZE_MAX */
+	struct dk_attr		*attr;
+	size_t			 nattr, capattr;
+	int			 oom;		/* a list could not grow */
 
 	/* minidump */
 	const struct dk_mdarch	*md;
@@ -616,6 +634,13 @@ struct dk_dump {
 	/* full ELF cores (fmt_elf.c): segments and the page-table root */
 	struct dk_elfcore	*elf;
 };
+
+/* The direct-map window, or NULL if the dump has none. */
+static inline const struct dk_window *
+dk_dmap(const struct dk_dump *d)
+{
+	return d->dmap_i < d->nwin ? &d->win[d->dmap_i] : NULL;
+}
 
 /* Translate va with the family, giving the entry's protection too. */
 enum dk_status	dk_md_kvtop_prot(struct dk_dump *, uint64_t, uint64_t *,

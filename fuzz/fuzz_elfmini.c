@@ -171,7 +171,8 @@ fz_convert(const uint8_t *data, size_t size)
 		FZ_CHECK(pi->npages == in->npages);
 		FZ_CHECK(pi->npages_present == in->npages_present);
 		FZ_CHECK(pi->kernbase == in->kernbase);
-		FZ_CHECK(pi->has_dmap == in->has_dmap);
+		FZ_CHECK((dk_window_find(p, DK_WIN_DIRECT_MAP) != NULL) ==
+		    (dk_window_find(d, DK_WIN_DIRECT_MAP) != NULL));
 	}
 
 	/* Native: the same from the input and from its conversion. */

@@ -87,13 +87,26 @@ check_info(const struct fz *z)
 	else
 		FZ_CHECK(dk_layer(z->d, dk_nlayers(z->d) - 1) != NULL);
 	FZ_CHECK(in->npages_present <= in->npages);
-	FZ_CHECK(in->nsections <= DK_MAX_SECTIONS);
-	for (size_t i = 0; i < in->nsections; i++) {
-		FZ_CHECK(in->sections[i].name != NULL);
-		(void)strlen(in->sections[i].name);
+	for (size_t i = 0; i < dk_nsections(z->d); i++) {
+		FZ_CHECK(dk_section(z->d, i) != NULL);
+		FZ_CHECK(dk_section(z->d, i)->name != NULL);
+		(void)strlen(dk_section(z->d, i)->name);
 	}
-	if (in->has_dmap)
-		FZ_CHECK(in->dmap_base <= in->dmap_end);
+	FZ_CHECK(dk_section(z->d, dk_nsections(z->d)) == NULL);
+	for (size_t i = 0; i < dk_nwindows(z->d); i++) {
+		const struct dk_window *w = dk_window(z->d, i);
+
+		FZ_CHECK(w != NULL && w->name != NULL && w->va <= w->end);
+	}
+	FZ_CHECK(dk_window(z->d, dk_nwindows(z->d)) == NULL);
+	for (size_t i = 0; i < dk_nattrs(z->d); i++) {
+		const struct dk_attr *a = dk_attr(z->d, i);
+
+		FZ_CHECK(a != NULL && a->name != NULL && a->source != NULL);
+		FZ_CHECK(a->type != DK_ATTR_STRING || a->str != NULL);
+		FZ_CHECK(dk_attr_find(z->d, a->name) != NULL);
+	}
+	FZ_CHECK(dk_attr(z->d, dk_nattrs(z->d)) == NULL);
 }
 
 static void
@@ -281,10 +294,10 @@ check_msgbuf(const struct fz *z)
 	uint8_t *mb;
 
 	/* The section's size and one more byte, if that is smaller. */
-	for (size_t i = 0; i < z->in->nsections; i++)
-		if (strcmp(z->in->sections[i].name, "msgbuf") == 0 &&
-		    z->in->sections[i].size < len)
-			len = (size_t)z->in->sections[i].size + 1;
+	for (size_t i = 0; i < dk_nsections(z->d); i++)
+		if (strcmp(dk_section(z->d, i)->name, "msgbuf") == 0 &&
+		    dk_section(z->d, i)->size < len)
+			len = (size_t)dk_section(z->d, i)->size + 1;
 	mb = malloc(len);
 	FZ_CHECK(mb != NULL);
 	st = dk_read_msgbuf(z->d, mb, 0, &got, &err);
@@ -340,14 +353,17 @@ check_reads(const struct fz *z)
 	read_va(z, in->kva_end - 8, 16);
 	read_va(z, in->kva_end, 8);
 	read_va(z, UINT64_MAX - 7, 16);
-	if (in->has_dmap) {
-		read_va(z, in->dmap_base, 16);
-		read_va(z, in->dmap_base + page, 16);
-		read_va(z, in->dmap_end - 8, 16);
-		read_va(z, in->dmap_end, 8);
+	/* Every address window: its ends, and where the first runs are. */
+	for (size_t i = 0; i < dk_nwindows(z->d); i++) {
+		const struct dk_window *w = dk_window(z->d, i);
+
+		read_va(z, w->va, 16);
+		read_va(z, w->va + page, 16);
+		read_va(z, w->end - 8, 16);
+		read_va(z, w->end, 8);
 		memset(&it, 0, sizeof(it));
 		for (int k = 0; k < 4 && dk_run_next(z->d, &it, &run); k++)
-			read_va(z, in->dmap_base + run.pa - in->dmap_phys, 16);
+			read_va(z, w->va + run.pa - w->pa, 16);
 	}
 	for (size_t k = 0; k < 4; k++) {
 		uint64_t w = input_word(z, k + 4);

@@ -232,17 +232,17 @@ START_TEST(test_o32_be_v1)
 	ck_assert_uint_eq(in->page_size, 4096);
 	ck_assert_uint_eq(in->kernbase, KB32);
 	ck_assert_uint_eq(in->kva_end, KB32 + 1024 * 4096);
-	ck_assert_int_eq(in->has_dmap, 0);
+	ck_assert_ptr_null(dk_window_find(d, DK_WIN_DIRECT_MAP));
 	ck_assert_uint_eq(in->npages, 4);
 	ck_assert_uint_eq(in->npages_present, 4);
-	ck_assert_str_eq(in->sections[1].name, "msgbuf");
-	ck_assert_uint_eq(in->sections[1].offset, 0x1000);
-	ck_assert_str_eq(in->sections[2].name, "bitmap");
-	ck_assert_uint_eq(in->sections[2].offset, 0x2000);
-	ck_assert_str_eq(in->sections[3].name, "pmap");
-	ck_assert_uint_eq(in->sections[3].offset, 0x3000);
-	ck_assert_str_eq(in->sections[4].name, "pages");
-	ck_assert_uint_eq(in->sections[4].offset, 0x4000);
+	ck_assert_str_eq(dk_section(d, 1)->name, "msgbuf");
+	ck_assert_uint_eq(dk_section(d, 1)->offset, 0x1000);
+	ck_assert_str_eq(dk_section(d, 2)->name, "bitmap");
+	ck_assert_uint_eq(dk_section(d, 2)->offset, 0x2000);
+	ck_assert_str_eq(dk_section(d, 3)->name, "pmap");
+	ck_assert_uint_eq(dk_section(d, 3)->offset, 0x3000);
+	ck_assert_str_eq(dk_section(d, 4)->name, "pages");
+	ck_assert_uint_eq(dk_section(d, 4)->offset, 0x4000);
 	ck_assert_int_eq(dk_read_msgbuf(d, msg, sizeof(msg), &got, &err),
 	    DK_OK);
 	ck_assert_uint_eq(got, 4);
@@ -400,12 +400,12 @@ START_TEST(test_n64_le_v2)
 	ck_assert_uint_eq(in->version, 2);
 	ck_assert_uint_eq(in->kernbase, KB64);
 	ck_assert_uint_eq(in->kva_end, KB64 + 512 * 4096);
-	ck_assert_int_eq(in->has_dmap, 0);
+	ck_assert_ptr_null(dk_window_find(d, DK_WIN_DIRECT_MAP));
 	ck_assert_uint_eq(in->npages, 5);
-	ck_assert_str_eq(in->sections[2].name, "dump_avail");
-	ck_assert_uint_eq(in->sections[2].offset, 0x1000);
-	ck_assert_uint_eq(in->sections[4].offset, 0x3000);
-	ck_assert_uint_eq(in->sections[5].offset, 0x4000);
+	ck_assert_str_eq(dk_section(d, 2)->name, "dump_avail");
+	ck_assert_uint_eq(dk_section(d, 2)->offset, 0x1000);
+	ck_assert_uint_eq(dk_section(d, 4)->offset, 0x3000);
+	ck_assert_uint_eq(dk_section(d, 5)->offset, 0x4000);
 
 	/* Bits 63 and 64 are neighbours across the 64-bit word: one run. */
 	expect_run(d, &it, 0x1000, 0x1000, 0x4000);
@@ -1004,7 +1004,7 @@ START_TEST(test_family_model)
 	ck_assert_int_eq(in->endian, f.arch->endian);
 	ck_assert_uint_eq(in->kernbase, f.g.kernbase);
 	ck_assert_uint_eq(in->npages, f.bm.count);
-	ck_assert_int_eq(in->has_dmap, 0);
+	ck_assert_ptr_null(dk_window_find(d, DK_WIN_DIRECT_MAP));
 
 	/* Every window: dumped pages through it, and its last page. */
 	for (size_t w = 0; w < f.g.nwin; w++) {

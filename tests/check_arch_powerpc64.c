@@ -355,15 +355,15 @@ START_TEST(test_hpt_be_v2)
 	ck_assert_uint_eq(in->version, 2);
 	ck_assert_uint_eq(in->page_size, 4096);
 	ck_assert_uint_eq(in->kernbase, KB);
-	ck_assert_int_eq(in->has_dmap, 1);
-	ck_assert_uint_eq(in->dmap_base, DB);
-	ck_assert_uint_eq(in->dmap_end, DE + 1);
-	ck_assert_uint_eq(in->dmap_phys, 0);
+	ck_assert_ptr_nonnull(dk_window_find(d, DK_WIN_DIRECT_MAP));
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->va, DB);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->end, DE + 1);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->pa, 0);
 	ck_assert_uint_eq(in->kva_end, 0xc008000800000000ull);
 	ck_assert_uint_eq(in->npages, 4);
-	ck_assert_str_eq(in->sections[4].name, "pmap");
-	ck_assert_uint_eq(in->sections[4].offset, PMAP);
-	ck_assert_uint_eq(in->sections[5].offset, PAGES);
+	ck_assert_str_eq(dk_section(d, 4)->name, "pmap");
+	ck_assert_uint_eq(dk_section(d, 4)->offset, PMAP);
+	ck_assert_uint_eq(dk_section(d, 5)->offset, PAGES);
 	ck_assert_int_eq(dk_read_msgbuf(d, msg, sizeof(msg), &got, &err),
 	    DK_OK);
 	ck_assert_str_eq(msg, "ppc64");
@@ -575,10 +575,11 @@ START_TEST(test_le_v1_phyp)
 	ck_assert_int_eq(in->endian, DK_LE);
 	ck_assert_uint_eq(in->version, 1);
 	ck_assert_uint_eq(in->npages, 1);
-	ck_assert_str_eq(in->sections[2].name, "bitmap");
-	ck_assert_uint_eq(in->sections[2].offset, 0x1000);
-	ck_assert_uint_eq(in->sections[3].offset, 0x2000);
-	ck_assert_uint_eq(in->dmap_end, 0xd000000000000000ull);
+	ck_assert_str_eq(dk_section(d, 2)->name, "bitmap");
+	ck_assert_uint_eq(dk_section(d, 2)->offset, 0x1000);
+	ck_assert_uint_eq(dk_section(d, 3)->offset, 0x2000);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->end,
+	    0xd000000000000000ull);
 	ck_assert_uint_eq(kvtop_ok(d, 0xe000000000003abcull), 0x3abc);
 	expect_bytes(d, 1, 0xe000000000003000ull, 0x3c, 64);
 	expect_bytes(d, 1, DB + 0x3000, 0x3c, 64);
@@ -703,8 +704,8 @@ START_TEST(test_radix)
 	in = dk_info(d);
 	ck_assert_str_eq(in->arch, "powerpc64le");
 	ck_assert_uint_eq(in->npages, 6);
-	ck_assert_uint_eq(in->sections[4].offset, RPMAP);
-	ck_assert_uint_eq(in->sections[5].offset, RPAGES);
+	ck_assert_uint_eq(dk_section(d, 4)->offset, RPMAP);
+	ck_assert_uint_eq(dk_section(d, 5)->offset, RPAGES);
 	/* 4 KiB */
 	ck_assert_uint_eq(kvtop_ok(d, KB + 0x5123), 0x5123);
 	expect_bytes(d, 1, KB + 0x5fc0, 0x55, 64);

@@ -243,10 +243,10 @@ START_TEST(test_v2_info)
 	ck_assert_uint_eq(in->page_size, 4096);
 	ck_assert_uint_eq(in->kernbase, KB);
 	ck_assert_uint_eq(in->kva_end, KB + 2 * SP);
-	ck_assert_int_eq(in->has_dmap, 1);
-	ck_assert_uint_eq(in->dmap_base, DMIN);
-	ck_assert_uint_eq(in->dmap_end, DMAX);
-	ck_assert_uint_eq(in->dmap_phys, RAM);
+	ck_assert_ptr_nonnull(dk_window_find(d, DK_WIN_DIRECT_MAP));
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->va, DMIN);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->end, DMAX);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->pa, RAM);
 	ck_assert_uint_eq(in->npages, 5);
 	ck_assert_uint_eq(in->npages_present, 5);
 
@@ -263,12 +263,12 @@ START_TEST(test_v2_info)
 			ck_assert_uint_eq(hf.value, want[i].value);
 	}
 	ck_assert_int_eq(dk_header_field(d, i, &hf), -1);
-	ck_assert_uint_eq(in->sections[0].size, 80);	/* sizeof, v2 */
+	ck_assert_uint_eq(dk_section(d, 0)->size, 80);	/* sizeof, v2 */
 
-	ck_assert_uint_eq(in->nsections, DK_ARRAY_LEN(sect));
+	ck_assert_uint_eq(dk_nsections(d), DK_ARRAY_LEN(sect));
 	for (i = 0; i < DK_ARRAY_LEN(sect); i++) {
-		ck_assert_str_eq(in->sections[i].name, sect[i]);
-		ck_assert_uint_eq(in->sections[i].offset, sect_off[i]);
+		ck_assert_str_eq(dk_section(d, i)->name, sect[i]);
+		ck_assert_uint_eq(dk_section(d, i)->offset, sect_off[i]);
 	}
 	ck_assert_int_eq(dk_read_msgbuf(d, msg, sizeof(msg), &got, &err),
 	    DK_OK);
@@ -469,11 +469,11 @@ START_TEST(test_v1)
 	ck_assert_uint_eq(in->version, 1);
 	ck_assert_uint_eq(in->npages, 2);
 	ck_assert_uint_eq(in->kva_end, KB + SP);
-	ck_assert_uint_eq(in->sections[0].size, 72);	/* sizeof, v1 */
-	ck_assert_uint_eq(in->nsections, DK_ARRAY_LEN(sect));
+	ck_assert_uint_eq(dk_section(d, 0)->size, 72);	/* sizeof, v1 */
+	ck_assert_uint_eq(dk_nsections(d), DK_ARRAY_LEN(sect));
 	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
-		ck_assert_str_eq(in->sections[i].name, sect[i]);
-		ck_assert_uint_eq(in->sections[i].offset, sect_off[i]);
+		ck_assert_str_eq(dk_section(d, i)->name, sect[i]);
+		ck_assert_uint_eq(dk_section(d, i)->offset, sect_off[i]);
 	}
 	/* Nine fields, no dumpavailsize and no padding. */
 	ck_assert_uint_eq(dk_header_nfields(d), 9);

@@ -476,14 +476,22 @@ same_bytes(int fd, uint64_t off, const uint8_t *want, size_t n,
 }
 
 /* A section of the native source, by name. */
+/* The dump's direct-map window; all zeros if it has none. */
+static struct dk_window
+dmap_of(const struct dk_dump *d)
+{
+	const struct dk_window *w = dk_window_find(d, DK_WIN_DIRECT_MAP);
+	struct dk_window z = { 0, NULL, 0, 0, 0 };
+
+	return w != NULL ? *w : z;
+}
+
 static const struct dk_section *
 section(const struct dk_dump *src, const char *name)
 {
-	const struct dk_info *in = dk_info(src);
-
-	for (size_t i = 0; i < in->nsections; i++)
-		if (strcmp(in->sections[i].name, name) == 0)
-			return &in->sections[i];
+	for (size_t i = 0; i < dk_nsections(src); i++)
+		if (strcmp(dk_section(src, i)->name, name) == 0)
+			return dk_section(src, i);
 	return NULL;
 }
 
@@ -638,9 +646,9 @@ check_spec(struct fx_dump *f, struct dk_dump *src, const char *native_path,
 	    (with_virtual ? 2u : 0));
 	ck_assert_uint_eq(si->kernbase, f->g.kernbase);
 	ck_assert_uint_eq(si->kva_end, in->kva_end);
-	ck_assert_uint_eq(si->dmap_base, in->has_dmap ? in->dmap_base : 0);
-	ck_assert_uint_eq(si->dmap_end, in->has_dmap ? in->dmap_end : 0);
-	ck_assert_uint_eq(si->dmap_phys, in->has_dmap ? in->dmap_phys : 0);
+	ck_assert_uint_eq(si->dmap_base, dmap_of(src).va);
+	ck_assert_uint_eq(si->dmap_end, dmap_of(src).end);
+	ck_assert_uint_eq(si->dmap_phys, dmap_of(src).pa);
 	for (size_t i = 0; dk_header_field(src, i, &hf) == 0; i++)
 		if (strcmp(hf.name, "startkernel") == 0)
 			kd = hf.value - 0x100100;
@@ -854,10 +862,10 @@ check_same_dump(struct fx_dump *f, struct dk_dump *src, struct dk_dump *p,
 	ck_assert_uint_eq(a->page_size, b->page_size);
 	ck_assert_uint_eq(a->kernbase, b->kernbase);
 	ck_assert_uint_eq(a->kva_end, b->kva_end);
-	ck_assert_int_eq(a->has_dmap, b->has_dmap);
-	ck_assert_uint_eq(a->dmap_base, b->dmap_base);
-	ck_assert_uint_eq(a->dmap_end, b->dmap_end);
-	ck_assert_uint_eq(a->dmap_phys, b->dmap_phys);
+	ck_assert_int_eq(dmap_of(src).kind, dmap_of(p).kind);
+	ck_assert_uint_eq(dmap_of(src).va, dmap_of(p).va);
+	ck_assert_uint_eq(dmap_of(src).end, dmap_of(p).end);
+	ck_assert_uint_eq(dmap_of(src).pa, dmap_of(p).pa);
 	ck_assert_uint_eq(a->npages, b->npages);
 	ck_assert_uint_eq(a->npages_present, b->npages_present);
 	ck_assert_uint_eq(dk_header_nfields(src), dk_header_nfields(p));
@@ -889,9 +897,9 @@ check_same_dump(struct fx_dump *f, struct dk_dump *src, struct dk_dump *p,
 			va = m->va + pick(&s, m->len);
 		} else if (i < 800)
 			va = a->kernbase + pick(&s, a->kva_end - a->kernbase);
-		else if (i < 950 && a->has_dmap && a->npages > 0)
-			va = a->dmap_base + nth_dumped(src, pick(&s,
-			    a->npages)) - a->dmap_phys + pick(&s, ps);
+		else if (i < 950 && dmap_of(src).kind != 0 && a->npages > 0)
+			va = dmap_of(src).va + nth_dumped(src, pick(&s,
+			    a->npages)) - dmap_of(src).pa + pick(&s, ps);
 		else
 			va = a->kernbase - 1 - pick(&s, 1u << 30);
 		if ((va & (ps - 1)) > ps - 64)
@@ -1033,8 +1041,8 @@ damage_file(const char *path, struct dk_dump *src, enum damage dmg,
 		/* Bytes after each section's declared size, before its end. */
 		int any = 0;
 
-		for (size_t i = 1; i < in->nsections; i++) {
-			const struct dk_section *sc = &in->sections[i];
+		for (size_t i = 1; i < dk_nsections(src); i++) {
+			const struct dk_section *sc = dk_section(src, i);
 			uint64_t end = (sc->offset + sc->size + ps - 1) / ps * ps;
 			uint8_t b[3] = { 0xde, 0xad, (uint8_t)i };
 

@@ -100,19 +100,20 @@ START_TEST(test_handmade_amd64_v3)
 	ck_assert_int_eq(in->endian, DK_LE);
 	ck_assert_uint_eq(in->page_size, 4096);
 	ck_assert_uint_eq(in->kernbase, kb);
-	ck_assert_uint_eq(in->dmap_base, 0xfffff80000000000ull);
+	ck_assert_uint_eq(dk_window_find(d, DK_WIN_DIRECT_MAP)->va,
+	    0xfffff80000000000ull);
 	ck_assert_uint_eq(in->npages, 3);
 	ck_assert_uint_eq(in->npages_present, 3);
-	ck_assert_str_eq(in->sections[1].name, "msgbuf");
-	ck_assert_uint_eq(in->sections[1].offset, 0x1000);
-	ck_assert_str_eq(in->sections[2].name, "dump_avail");
-	ck_assert_uint_eq(in->sections[2].offset, 0x2000);
-	ck_assert_str_eq(in->sections[3].name, "bitmap");
-	ck_assert_uint_eq(in->sections[3].offset, 0x3000);
-	ck_assert_str_eq(in->sections[4].name, "pmap");
-	ck_assert_uint_eq(in->sections[4].offset, 0x4000);
-	ck_assert_str_eq(in->sections[5].name, "pages");
-	ck_assert_uint_eq(in->sections[5].offset, 0x5000);
+	ck_assert_str_eq(dk_section(d, 1)->name, "msgbuf");
+	ck_assert_uint_eq(dk_section(d, 1)->offset, 0x1000);
+	ck_assert_str_eq(dk_section(d, 2)->name, "dump_avail");
+	ck_assert_uint_eq(dk_section(d, 2)->offset, 0x2000);
+	ck_assert_str_eq(dk_section(d, 3)->name, "bitmap");
+	ck_assert_uint_eq(dk_section(d, 3)->offset, 0x3000);
+	ck_assert_str_eq(dk_section(d, 4)->name, "pmap");
+	ck_assert_uint_eq(dk_section(d, 4)->offset, 0x4000);
+	ck_assert_str_eq(dk_section(d, 5)->name, "pages");
+	ck_assert_uint_eq(dk_section(d, 5)->offset, 0x5000);
 	ck_assert_int_eq(dk_read_msgbuf(d, msg, sizeof(msg), &got, &err),
 	    DK_OK);
 	ck_assert_uint_eq(got, 5);
@@ -258,7 +259,7 @@ START_TEST(test_handmade_armeb_v2)
 	ck_assert_int_eq(in->arch_by, DK_BY_HEADER);
 	ck_assert_int_eq(in->endian, DK_BE);
 	ck_assert_uint_eq(in->npages, 4);
-	ck_assert_int_eq(in->has_dmap, 0);
+	ck_assert_ptr_null(dk_window_find(d, DK_WIN_DIRECT_MAP));
 	expect_bytes(d, 0, 0x80000000u, 0x11, 16);
 	expect_bytes(d, 0, 0x80011ff0u, 0x44, 16);
 	expect_fail(d, 0, 0x80001000u, 8, DK_ENOTDUMPED, NULL);
@@ -432,7 +433,7 @@ START_TEST(test_handmade_arm64_16k)
 	ck_assert_str_eq(in->arch, "aarch64");
 	ck_assert_uint_eq(in->page_size, 16384);
 	ck_assert_uint_eq(in->npages, 2);
-	ck_assert_uint_eq(in->sections[4].offset, 0xc000);
+	ck_assert_uint_eq(dk_section(d, 4)->offset, 0xc000);
 	ck_assert_uint_eq(kvtop_ok(d, kb + 0x123), 0x80014123u);
 	expect_bytes(d, 1, kb + 0x3fc0, 0x88, 64);
 	ck_assert_uint_eq(kvtop_ok(d, kb + 0x4000), 0x80008000u);
@@ -628,7 +629,8 @@ check_variant(const struct fx_variant *v, int compact, uint64_t seed)
 	ck_assert_uint_eq(in->kernbase, f.g.kernbase);
 	ck_assert_uint_eq(in->npages, f.bm.count);
 	ck_assert_uint_eq(in->npages_present, f.bm.count);
-	ck_assert_int_eq(in->has_dmap, f.g.dmap_base != 0);
+	ck_assert_int_eq(dk_window_find(d, DK_WIN_DIRECT_MAP) != NULL,
+	    f.g.dmap_base != 0);
 	/* Every header field decodes to what the model put there. */
 	for (size_t i = 0; dk_header_field(d, i, &hf) == 0; i++) {
 		const struct dk_field *fl = NULL;
@@ -879,7 +881,6 @@ START_TEST(test_truncate_everywhere)
 	struct dk_err err;
 	size_t len;
 	uint8_t *img = load_fixture(v, &len, &f);
-	const struct dk_info *in;
 	char what[128];
 
 	struct dk_open_opts oa = { .arch = v->arch };
@@ -888,35 +889,34 @@ START_TEST(test_truncate_everywhere)
 	damaged_arch = v->arch;
 	ck_assert_int_eq(dk_open_mem(img, len, "intact", &oa, &d, &err),
 	    DK_OK);
-	in = dk_info(d);
 	/* Every header byte, then each section's start, middle, end. */
 	for (size_t cut = 0; cut < 160; cut++) {
 		snprintf(what, sizeof(what), "%s v%u cut at %zu", v->arch,
 		    v->version, cut);
 		try_damaged(img, cut, what);
 	}
-	for (size_t s = 0; s < in->nsections; s++) {
-		uint64_t o = in->sections[s].offset;
-		uint64_t sp = in->sections[s].space;
+	for (size_t s = 0; s < dk_nsections(d); s++) {
+		uint64_t o = dk_section(d, s)->offset;
+		uint64_t sp = dk_section(d, s)->space;
 		uint64_t cuts[] = { o, o + 1, o + sp / 2, o + sp - 1, o + sp };
 
 		for (size_t k = 0; k < DK_ARRAY_LEN(cuts); k++) {
 			if (cuts[k] > len)
 				continue;
 			snprintf(what, sizeof(what), "%s v%u: %s cut at %#jx",
-			    v->arch, v->version, in->sections[s].name,
+			    v->arch, v->version, dk_section(d, s)->name,
 			    (uintmax_t)cuts[k]);
 			try_damaged(img, (size_t)cuts[k], what);
 			/* Cut inside a section the header needs: named. */
-			if (k < 4 && s > 0 && s + 1 < in->nsections &&
-			    in->sections[s].size > 0) {
+			if (k < 4 && s > 0 && s + 1 < dk_nsections(d) &&
+			    dk_section(d, s)->size > 0) {
 				struct dk_dump *d2 = NULL;
 
 				ck_assert_int_eq(dk_open_mem(img,
 				    (size_t)cuts[k], "cut", &oa, &d2, &err),
 				    DK_ETRUNC);
 				ck_assert_msg(strstr(err.msg,
-				    in->sections[s].name) != NULL, "%s: '%s'",
+				    dk_section(d, s)->name) != NULL, "%s: '%s'",
 				    what, err.msg);
 			}
 		}

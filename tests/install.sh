@@ -54,7 +54,9 @@ done
 for h in private.h minidump.h bytes.h; do
 	[ ! -e "$R/include/dumpkit/$h" ] || no "$h is not installed"
 done
+# The ABI's number (install.mk): the major number, or 0.MINOR before 1.0.
 major=${version%%.*}
+[ "$major" = 0 ] && { minor=${version#0.}; major=0.${minor%%.*}; }
 l1=$(readlink "$R/lib/libdumpkit.so.$major") l2=$(readlink "$R/lib/libdumpkit.so")
 [ "$l1" = "libdumpkit.so.$version" ] && [ "$l2" = "libdumpkit.so.$major" ] \
     && ok "symlinks: libdumpkit.so -> .so.$major -> .so.$version" \

@@ -27,7 +27,7 @@ trap 'rm -rf "$T"' EXIT
 cd "$TOP"
 headers=$($MAKE -s --no-print-directory B="$B" print-public-headers 2>/dev/null)
 LDLIBS=$($MAKE -s --no-print-directory B="$B" print-ldlibs 2>/dev/null)
-SO=$B/libdumpkit.so.0
+SO=$B/$($MAKE -s --no-print-directory B="$B" print-soname 2>/dev/null)
 AR=$B/libdumpkit.a
 if [ -z "$headers" ] || [ ! -f "$SO" ] || [ ! -f "$AR" ]; then
 	no "public headers ($headers), $SO and $AR exist"

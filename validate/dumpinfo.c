@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dumpkit.h"
 #include "json.h"
@@ -72,6 +73,27 @@ decided_name(enum dk_decided d)
 	    "option" };
 
 	return (unsigned)d < 4 ? n[d] : "?";
+}
+
+/* A window kind's name in --json. */
+static const char *
+window_kind(enum dk_window_kind k)
+{
+	return k == DK_WIN_DIRECT_MAP ? "direct_map" : k == DK_WIN_UNMAPPED ?
+	    "unmapped" : k == DK_WIN_KERNEL ? "kernel" : "?";
+}
+
+/* t (seconds since the epoch) in ISO 8601 UTC: 2026-12-01T21:47:45Z. */
+static const char *
+iso_time(uint64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if ((uint64_t)tt != t || gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "?");
+	return buf;
 }
 
 /* Parse "ADDR[:LEN]". */
@@ -142,12 +164,15 @@ static void
 print_text(struct dk_dump *d, const struct opts *o)
 {
 	const struct dk_info *in = dk_info(d);
+	const struct dk_window *w;
+	const struct dk_section *sc;
+	const struct dk_attr *a;
 	struct dk_hfield f;
 	struct dk_run_iter it = { 0, 0 };
 	struct dk_run run;
 	uint64_t nruns = 0;
 	size_t n, i;
-	char *t;
+	char *t, tb[32];
 
 	printf("format:       %s version %u\n", in->format, in->version);
 	printf("architecture: %s (decided by %s: %s)\n", in->arch,
@@ -156,12 +181,16 @@ print_text(struct dk_dump *d, const struct opts *o)
 	printf("page size:    %u\n", in->page_size);
 	printf("kernel map:   %#jx - %#jx\n", (uintmax_t)in->kernbase,
 	    (uintmax_t)in->kva_end);
-	if (in->has_dmap)
+	if ((w = dk_window_find(d, DK_WIN_DIRECT_MAP)) != NULL)
 		printf("direct map:   %#jx - %#jx -> pa %#jx\n",
-		    (uintmax_t)in->dmap_base, (uintmax_t)in->dmap_end,
-		    (uintmax_t)in->dmap_phys);
+		    (uintmax_t)w->va, (uintmax_t)w->end, (uintmax_t)w->pa);
 	else
 		printf("direct map:   none\n");
+	for (i = 0; (w = dk_window(d, i)) != NULL; i++)
+		if (w->kind != DK_WIN_DIRECT_MAP)
+			printf("window:       %s %#jx - %#jx -> pa %#jx\n",
+			    w->name, (uintmax_t)w->va, (uintmax_t)w->end,
+			    (uintmax_t)w->pa);
 	printf("file size:    %ju\n", (uintmax_t)in->file_size);
 	printf("pages:        %ju dumped, %ju in the file%s\n",
 	    (uintmax_t)in->npages, (uintmax_t)in->npages_present,
@@ -195,11 +224,23 @@ print_text(struct dk_dump *d, const struct opts *o)
 			    (uintmax_t)f.value);
 	}
 	printf("\nsections:\n");
-	for (i = 0; i < in->nsections; i++)
+	for (i = 0; (sc = dk_section(d, i)) != NULL; i++)
 		printf("  %-11s offset %#-14jx size %#-12jx occupies %#jx\n",
-		    in->sections[i].name, (uintmax_t)in->sections[i].offset,
-		    (uintmax_t)in->sections[i].size,
-		    (uintmax_t)in->sections[i].space);
+		    sc->name, (uintmax_t)sc->offset, (uintmax_t)sc->size,
+		    (uintmax_t)sc->space);
+	if (dk_nattrs(d) > 0)
+		printf("\nattributes:\n");
+	for (i = 0; (a = dk_attr(d, i)) != NULL; i++) {
+		printf("  %-15s ", a->name);
+		if (a->type == DK_ATTR_STRING)
+			printf("\"%.*s\"", (int)strcspn(a->str, "\n"), a->str);
+		else if (a->type == DK_ATTR_TIME)
+			printf("%ju (%s)", (uintmax_t)a->num,
+			    iso_time(a->num, tb, sizeof(tb)));
+		else
+			printf("%ju", (uintmax_t)a->num);
+		printf(" (%s)\n", a->source);
+	}
 	printf("\nphysical memory:\n");
 	for (i = 0; i < dk_phys_nranges(d); i++) {
 		struct dk_range r = dk_phys_range(d, i);
@@ -245,6 +286,10 @@ static void
 print_json(struct dk_dump *d)
 {
 	const struct dk_info *in = dk_info(d);
+	const struct dk_window *w;
+	const struct dk_section *sc;
+	const struct dk_attr *a;
+	char tb[32];
 	struct dk_hfield f;
 	struct dk_run_iter it = { 0, 0 };
 	struct dk_run run;
@@ -264,14 +309,25 @@ print_json(struct dk_dump *d)
 	json_u64(&j, "page_size", in->page_size);
 	json_hex(&j, "kernbase", in->kernbase);
 	json_hex(&j, "kva_end", in->kva_end);
-	if (in->has_dmap) {
+	if ((w = dk_window_find(d, DK_WIN_DIRECT_MAP)) != NULL) {
 		json_begin(&j, "direct_map", 0);
-		json_hex(&j, "base", in->dmap_base);
-		json_hex(&j, "end", in->dmap_end);
-		json_hex(&j, "phys", in->dmap_phys);
+		json_hex(&j, "base", w->va);
+		json_hex(&j, "end", w->end);
+		json_hex(&j, "phys", w->pa);
 		json_end(&j, 0);
 	} else
 		json_str(&j, "direct_map", NULL);
+	json_begin(&j, "windows", 1);
+	for (i = 0; (w = dk_window(d, i)) != NULL; i++) {
+		json_begin(&j, NULL, 0);
+		json_str(&j, "kind", window_kind(w->kind));
+		json_str(&j, "name", w->name);
+		json_hex(&j, "va", w->va);
+		json_hex(&j, "end", w->end);
+		json_hex(&j, "pa", w->pa);
+		json_end(&j, 0);
+	}
+	json_end(&j, 1);
 	json_u64(&j, "file_size", in->file_size);
 	json_u64(&j, "pages_dumped", in->npages);
 	json_u64(&j, "pages_in_file", in->npages_present);
@@ -307,12 +363,26 @@ print_json(struct dk_dump *d)
 	}
 	json_end(&j, 1);
 	json_begin(&j, "sections", 1);
-	for (i = 0; i < in->nsections; i++) {
+	for (i = 0; (sc = dk_section(d, i)) != NULL; i++) {
 		json_begin(&j, NULL, 0);
-		json_str(&j, "name", in->sections[i].name);
-		json_hex(&j, "offset", in->sections[i].offset);
-		json_u64(&j, "size", in->sections[i].size);
-		json_u64(&j, "space", in->sections[i].space);
+		json_str(&j, "name", sc->name);
+		json_hex(&j, "offset", sc->offset);
+		json_u64(&j, "size", sc->size);
+		json_u64(&j, "space", sc->space);
+		json_end(&j, 0);
+	}
+	json_end(&j, 1);
+	json_begin(&j, "attributes", 1);
+	for (i = 0; (a = dk_attr(d, i)) != NULL; i++) {
+		json_begin(&j, NULL, 0);
+		json_str(&j, "name", a->name);
+		if (a->type == DK_ATTR_STRING)
+			json_str(&j, "value", a->str);
+		else
+			json_u64(&j, "value", a->num);
+		if (a->type == DK_ATTR_TIME)
+			json_str(&j, "utc", iso_time(a->num, tb, sizeof(tb)));
+		json_str(&j, "source", a->source);
 		json_end(&j, 0);
 	}
 	json_end(&j, 1);

@@ -745,9 +745,9 @@ load_side(struct side *s, const struct opts *o, struct dk_err *err)
 	 * (inside any container), past the struct too: the bytes where the
 	 * other dump has a field or padding.
 	 */
-	for (size_t i = 0; i < s->info->nsections; i++)
-		if (strcmp(s->info->sections[i].name, "header") == 0) {
-			hoff = s->info->sections[i].offset;
+	for (size_t i = 0; i < dk_nsections(s->d); i++)
+		if (strcmp(dk_section(s->d, i)->name, "header") == 0) {
+			hoff = dk_section(s->d, i)->offset;
 			found = 1;
 		}
 	v->nraw = 0;
