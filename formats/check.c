@@ -2520,7 +2520,7 @@ sp64_run(struct ck *c, const char *path, const void *mem, size_t len,
 	/* Page data: the TSB's pages hold TTEs, not the fixture pattern. */
 	if (c->o->pattern) {
 		const struct dk_sp64 *sp = c->d->priv;
-		uint64_t tpa = c->d->hdr.v[DK_H_TSB_PA];
+		uint64_t tpa = c->d->hdr.v[DK_SP64_F_TSB_PA];
 
 		for (uint64_t o = 0; sp->tsb_ok && o < sp->tsb_nslots *
 		    SP64_TTE_SLOT; o += SP64_PAGE_SIZE)

@@ -143,25 +143,25 @@ header_rules(struct pass *p, const uint8_t *b, const struct dk_kdh_info *k,
 		    k->parity);
 	if (k->version >= 3 && k->dumplength > k->dumpextent)
 		say(p, "kdh.length-beyond-extent", field_at(k, lh,
-		    DK_H_DUMPLENGTH), "expected dumplength <= dumpextent "
+		    DK_KDH_F_DUMPLENGTH), "expected dumplength <= dumpextent "
 		    "(%#jx), found %#jx", (uintmax_t)k->dumpextent,
 		    (uintmax_t)k->dumplength);
 	if (k->compression > 2)
-		say(p, "kdh.field-range", field_at(k, lh, DK_H_COMPRESSION),
+		say(p, "kdh.field-range", field_at(k, lh, DK_KDH_F_COMPRESSION),
 		    "compression: expected 0 (none), 1 (gzip) or 2 (zstd), "
 		    "found %u", k->compression);
 	if (k->compression != 0 && k->encrypted)
-		say(p, "kdh.field-range", field_at(k, lh, DK_H_DUMPKEYSIZE),
+		say(p, "kdh.field-range", field_at(k, lh, DK_KDH_F_DUMPKEYSIZE),
 		    "compressed (%s) and encrypted (dumpkeysize %u) at once: "
 		    "the kernel refuses that", dk_kdh_compression_name(
 		    k->compression), k->dumpkeysize);
 	if (device && (k->blocksize < DK_KDH_SIZE || k->blocksize >
 	    DK_KDH_MAX_BLOCK || (k->blocksize & (k->blocksize - 1)) != 0))
-		say(p, "kdh.field-range", field_at(k, lh, DK_H_BLOCKSIZE),
+		say(p, "kdh.field-range", field_at(k, lh, DK_KDH_F_BLOCKSIZE),
 		    "blocksize: expected a power of two from 512 to %u, found "
 		    "%u", DK_KDH_MAX_BLOCK, k->blocksize);
 	if (k->magic == DK_KDH_TEXT && k->dumplength % DK_KDH_TEXT_BLOCK)
-		say(p, "kdh.field-range", field_at(k, lh, DK_H_DUMPLENGTH),
+		say(p, "kdh.field-range", field_at(k, lh, DK_KDH_F_DUMPLENGTH),
 		    "text dump: expected a dumplength multiple of 512, found "
 		    "%#jx", (uintmax_t)k->dumplength);
 }
@@ -333,7 +333,7 @@ dk_kdh_check(const struct dk_src *src,
 	    k->dumplength > k->dumpextent)) {
 		if (th != UINT64_MAX)
 			say(&p, "kdh.length-beyond-extent", field_at(k, lh,
-			    DK_H_DUMPLENGTH), "dumplength %#jx from %#jx: "
+			    DK_KDH_F_DUMPLENGTH), "dumplength %#jx from %#jx: "
 			    "expected to end by the trailer at %#jx",
 			    (uintmax_t)k->dumplength, (uintmax_t)data,
 			    (uintmax_t)th);

@@ -46,92 +46,92 @@
 /* Layouts, one table per version (sys/sys/kerneldump.h over the years).   */
 
 #define	KDH_ROW_HEAD(v)							\
-	{ "magic", 0, 20, DK_FK_CHARS, DK_H_MAGIC, DK_V(v), "char[20]",	\
+	{ "magic", 0, 20, DK_FK_CHARS, DK_KDH_F_MAGIC, DK_V(v), "char[20]",	\
 	  "\"FreeBSD Kernel Dump\", \"FreeBSD Text Dump\" or "		\
 	  "\"Cleared Kernel Dump\", NUL-padded" },			\
-	{ "architecture", 20, 12, DK_FK_CHARS, DK_H_ARCHITECTURE, DK_V(v), \
+	{ "architecture", 20, 12, DK_FK_CHARS, DK_KDH_F_ARCHITECTURE, DK_V(v), \
 	  "char[12]", "MACHINE_ARCH of the kernel" },			\
-	{ "version", 32, 4, DK_FK_UINT, DK_H_VERSION, DK_V(v), "uint32_t", \
+	{ "version", 32, 4, DK_FK_UINT, DK_KDH_F_VERSION, DK_V(v), "uint32_t", \
 	  "header version" },						\
-	{ "architectureversion", 36, 4, DK_FK_UINT, DK_H_ARCHVERSION,	\
+	{ "architectureversion", 36, 4, DK_FK_UINT, DK_KDH_F_ARCHVERSION,	\
 	  DK_V(v), "uint32_t", "KERNELDUMP_<ARCH>_VERSION" },		\
-	{ "dumplength", 40, 8, DK_FK_UINT, DK_H_DUMPLENGTH, DK_V(v),	\
+	{ "dumplength", 40, 8, DK_FK_UINT, DK_KDH_F_DUMPLENGTH, DK_V(v),	\
 	  "uint64_t", "bytes of dump data, headers excluded" }
 
 #define	KDH_ROW_PARITY(v)						\
-	{ "parity", 508, 4, DK_FK_UINT, DK_H_PARITY, DK_V(v), "uint32_t", \
+	{ "parity", 508, 4, DK_FK_UINT, DK_KDH_F_PARITY, DK_V(v), "uint32_t", \
 	  "makes the XOR of the 128 32-bit words 0" }
 
 static const struct dk_field kdh_v1[] = {
 	KDH_ROW_HEAD(1),
-	{ "dumptime", 48, 8, DK_FK_UINT, DK_H_DUMPTIME, DK_V(1), "uint64_t",
+	{ "dumptime", 48, 8, DK_FK_UINT, DK_KDH_F_DUMPTIME, DK_V(1), "uint64_t",
 	  "seconds since the epoch" },
-	{ "blocksize", 56, 4, DK_FK_UINT, DK_H_BLOCKSIZE, DK_V(1), "uint32_t",
+	{ "blocksize", 56, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(1), "uint32_t",
 	  "sector size of the dump device" },
-	{ "hostname", 60, 64, DK_FK_CHARS, DK_H_HOSTNAME, DK_V(1), "char[64]",
+	{ "hostname", 60, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(1), "char[64]",
 	  "hostname" },
-	{ "versionstring", 124, 192, DK_FK_CHARS, DK_H_VERSIONSTRING, DK_V(1),
+	{ "versionstring", 124, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(1),
 	  "char[192]", "the kernel's version string" },
-	{ "panicstring", 316, 192, DK_FK_CHARS, DK_H_PANICSTRING, DK_V(1),
+	{ "panicstring", 316, 192, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(1),
 	  "char[192]", "the panic message" },
 	KDH_ROW_PARITY(1),
 };
 
 static const struct dk_field kdh_v2[] = {
 	KDH_ROW_HEAD(2),
-	{ "dumptime", 48, 8, DK_FK_UINT, DK_H_DUMPTIME, DK_V(2), "uint64_t",
+	{ "dumptime", 48, 8, DK_FK_UINT, DK_KDH_F_DUMPTIME, DK_V(2), "uint64_t",
 	  "seconds since the epoch" },
-	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_H_DUMPKEYSIZE, DK_V(2),
+	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(2),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 60, 4, DK_FK_UINT, DK_H_BLOCKSIZE, DK_V(2), "uint32_t",
+	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(2), "uint32_t",
 	  "sector size of the dump device" },
-	{ "hostname", 64, 64, DK_FK_CHARS, DK_H_HOSTNAME, DK_V(2), "char[64]",
+	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(2), "char[64]",
 	  "hostname" },
-	{ "versionstring", 128, 192, DK_FK_CHARS, DK_H_VERSIONSTRING, DK_V(2),
+	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(2),
 	  "char[192]", "the kernel's version string" },
-	{ "panicstring", 320, 188, DK_FK_CHARS, DK_H_PANICSTRING, DK_V(2),
+	{ "panicstring", 320, 188, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(2),
 	  "char[188]", "the panic message" },
 	KDH_ROW_PARITY(2),
 };
 
 static const struct dk_field kdh_v3[] = {
 	KDH_ROW_HEAD(3),
-	{ "dumpextent", 48, 8, DK_FK_UINT, DK_H_DUMPEXTENT, DK_V(3),
+	{ "dumpextent", 48, 8, DK_FK_UINT, DK_KDH_F_DUMPEXTENT, DK_V(3),
 	  "uint64_t", "bytes reserved between the headers" },
-	{ "dumptime", 56, 8, DK_FK_UINT, DK_H_DUMPTIME, DK_V(3), "uint64_t",
+	{ "dumptime", 56, 8, DK_FK_UINT, DK_KDH_F_DUMPTIME, DK_V(3), "uint64_t",
 	  "seconds since the epoch" },
-	{ "dumpkeysize", 64, 4, DK_FK_UINT, DK_H_DUMPKEYSIZE, DK_V(3),
+	{ "dumpkeysize", 64, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(3),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 68, 4, DK_FK_UINT, DK_H_BLOCKSIZE, DK_V(3), "uint32_t",
+	{ "blocksize", 68, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(3), "uint32_t",
 	  "sector size of the dump device" },
-	{ "compression", 72, 1, DK_FK_UINT, DK_H_COMPRESSION, DK_V(3),
+	{ "compression", 72, 1, DK_FK_UINT, DK_KDH_F_COMPRESSION, DK_V(3),
 	  "uint8_t", "0 none, 1 gzip, 2 zstd" },
-	{ "hostname", 73, 64, DK_FK_CHARS, DK_H_HOSTNAME, DK_V(3), "char[64]",
+	{ "hostname", 73, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(3), "char[64]",
 	  "hostname" },
-	{ "versionstring", 137, 192, DK_FK_CHARS, DK_H_VERSIONSTRING, DK_V(3),
+	{ "versionstring", 137, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(3),
 	  "char[192]", "the kernel's version string" },
-	{ "panicstring", 329, 179, DK_FK_CHARS, DK_H_PANICSTRING, DK_V(3),
+	{ "panicstring", 329, 179, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(3),
 	  "char[179]", "the panic message" },
 	KDH_ROW_PARITY(3),
 };
 
 static const struct dk_field kdh_v4[] = {
 	KDH_ROW_HEAD(4),
-	{ "dumptime", 48, 8, DK_FK_UINT, DK_H_DUMPTIME, DK_V(4), "uint64_t",
+	{ "dumptime", 48, 8, DK_FK_UINT, DK_KDH_F_DUMPTIME, DK_V(4), "uint64_t",
 	  "seconds since the epoch" },
-	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_H_DUMPKEYSIZE, DK_V(4),
+	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(4),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 60, 4, DK_FK_UINT, DK_H_BLOCKSIZE, DK_V(4), "uint32_t",
+	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(4), "uint32_t",
 	  "sector size of the dump device" },
-	{ "hostname", 64, 64, DK_FK_CHARS, DK_H_HOSTNAME, DK_V(4), "char[64]",
+	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(4), "char[64]",
 	  "hostname" },
-	{ "versionstring", 128, 192, DK_FK_CHARS, DK_H_VERSIONSTRING, DK_V(4),
+	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(4),
 	  "char[192]", "the kernel's version string" },
-	{ "panicstring", 320, 175, DK_FK_CHARS, DK_H_PANICSTRING, DK_V(4),
+	{ "panicstring", 320, 175, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(4),
 	  "char[175]", "the panic message" },
-	{ "compression", 495, 1, DK_FK_UINT, DK_H_COMPRESSION, DK_V(4),
+	{ "compression", 495, 1, DK_FK_UINT, DK_KDH_F_COMPRESSION, DK_V(4),
 	  "uint8_t", "0 none, 1 gzip, 2 zstd" },
-	{ "dumpextent", 496, 8, DK_FK_UINT, DK_H_DUMPEXTENT, DK_V(4),
+	{ "dumpextent", 496, 8, DK_FK_UINT, DK_KDH_F_DUMPEXTENT, DK_V(4),
 	  "uint64_t", "bytes reserved between the headers" },
 	{ "unused", 504, 4, DK_FK_PAD, DK_H_PAD, DK_V(4), "char[4]",
 	  "declared unused field, zero" },
@@ -225,23 +225,23 @@ dk_kdh_decode(const uint8_t *b, struct dk_kdh_info *out,
 		    "(0x%08x)", v, v);
 	dk_layout_decode(l, v, b, DK_BE, &h);
 	out->version = v;
-	memcpy(out->architecture, h.s[DK_H_ARCHITECTURE],
+	memcpy(out->architecture, h.s[DK_KDH_F_ARCHITECTURE],
 	    sizeof(out->architecture) - 1);
-	memcpy(out->hostname, h.s[DK_H_HOSTNAME], sizeof(out->hostname) - 1);
-	memcpy(out->versionstring, h.s[DK_H_VERSIONSTRING],
+	memcpy(out->hostname, h.s[DK_KDH_F_HOSTNAME], sizeof(out->hostname) - 1);
+	memcpy(out->versionstring, h.s[DK_KDH_F_VERSIONSTRING],
 	    sizeof(out->versionstring) - 1);
-	memcpy(out->panicstring, h.s[DK_H_PANICSTRING],
+	memcpy(out->panicstring, h.s[DK_KDH_F_PANICSTRING],
 	    sizeof(out->panicstring) - 1);
-	out->architectureversion = (uint32_t)h.v[DK_H_ARCHVERSION];
-	out->dumplength = h.v[DK_H_DUMPLENGTH];
-	out->dumptime = h.v[DK_H_DUMPTIME];
-	out->blocksize = (uint32_t)h.v[DK_H_BLOCKSIZE];
-	out->dumpkeysize = (uint32_t)h.v[DK_H_DUMPKEYSIZE];
-	out->dumpextent = DK_H_HAS(&h, DK_H_DUMPEXTENT) ?
-	    h.v[DK_H_DUMPEXTENT] : h.v[DK_H_DUMPLENGTH];
-	out->compression = (uint32_t)h.v[DK_H_COMPRESSION];
+	out->architectureversion = (uint32_t)h.v[DK_KDH_F_ARCHVERSION];
+	out->dumplength = h.v[DK_KDH_F_DUMPLENGTH];
+	out->dumptime = h.v[DK_KDH_F_DUMPTIME];
+	out->blocksize = (uint32_t)h.v[DK_KDH_F_BLOCKSIZE];
+	out->dumpkeysize = (uint32_t)h.v[DK_KDH_F_DUMPKEYSIZE];
+	out->dumpextent = DK_H_HAS(&h, DK_KDH_F_DUMPEXTENT) ?
+	    h.v[DK_KDH_F_DUMPEXTENT] : h.v[DK_KDH_F_DUMPLENGTH];
+	out->compression = (uint32_t)h.v[DK_KDH_F_COMPRESSION];
 	out->encrypted = out->dumpkeysize > 0;
-	out->parity = (uint32_t)h.v[DK_H_PARITY];
+	out->parity = (uint32_t)h.v[DK_KDH_F_PARITY];
 	out->leader_offset = out->key_offset = out->dump_offset =
 	    out->trailer_offset = UINT64_MAX;
 	out->placement_name = "not located";
@@ -262,23 +262,23 @@ dk_kdh_encode(const struct dk_kdh_info *in, uint8_t *b)
 	for (size_t i = 0; i < DK_ARRAY_LEN(magics); i++)
 		if (magics[i].kind == in->magic)
 			m = (int)i;
-	snprintf(h.s[DK_H_MAGIC], sizeof(h.s[0]), "%s", magics[m].magic);
-	snprintf(h.s[DK_H_ARCHITECTURE], sizeof(h.s[0]), "%s",
+	snprintf(h.s[DK_KDH_F_MAGIC], sizeof(h.s[0]), "%s", magics[m].magic);
+	snprintf(h.s[DK_KDH_F_ARCHITECTURE], sizeof(h.s[0]), "%s",
 	    in->architecture);
-	snprintf(h.s[DK_H_HOSTNAME], sizeof(h.s[0]), "%s", in->hostname);
-	snprintf(h.s[DK_H_VERSIONSTRING], sizeof(h.s[0]), "%s",
+	snprintf(h.s[DK_KDH_F_HOSTNAME], sizeof(h.s[0]), "%s", in->hostname);
+	snprintf(h.s[DK_KDH_F_VERSIONSTRING], sizeof(h.s[0]), "%s",
 	    in->versionstring);
-	snprintf(h.s[DK_H_PANICSTRING], sizeof(h.s[0]), "%s",
+	snprintf(h.s[DK_KDH_F_PANICSTRING], sizeof(h.s[0]), "%s",
 	    in->panicstring);
-	h.v[DK_H_VERSION] = in->version;
-	h.v[DK_H_ARCHVERSION] = in->architectureversion;
-	h.v[DK_H_DUMPLENGTH] = in->dumplength;
-	h.v[DK_H_DUMPTIME] = in->dumptime;
-	h.v[DK_H_BLOCKSIZE] = in->blocksize;
-	h.v[DK_H_DUMPKEYSIZE] = in->dumpkeysize;
-	h.v[DK_H_DUMPEXTENT] = in->dumpextent;
-	h.v[DK_H_COMPRESSION] = in->compression;
-	h.v[DK_H_PARITY] = 0;
+	h.v[DK_KDH_F_VERSION] = in->version;
+	h.v[DK_KDH_F_ARCHVERSION] = in->architectureversion;
+	h.v[DK_KDH_F_DUMPLENGTH] = in->dumplength;
+	h.v[DK_KDH_F_DUMPTIME] = in->dumptime;
+	h.v[DK_KDH_F_BLOCKSIZE] = in->blocksize;
+	h.v[DK_KDH_F_DUMPKEYSIZE] = in->dumpkeysize;
+	h.v[DK_KDH_F_DUMPEXTENT] = in->dumpextent;
+	h.v[DK_KDH_F_COMPRESSION] = in->compression;
+	h.v[DK_KDH_F_PARITY] = 0;
 	dk_layout_encode(l, in->version, b, DK_BE, &h);
 	enc_be32(b + 508, dk_kdh_parity(b));
 }
@@ -324,23 +324,23 @@ verify(const struct dk_src *src, const uint8_t *b, uint64_t off,
 		    k->parity, (uintmax_t)(off + 508));
 	if (k->version >= 3 && k->dumplength > k->dumpextent)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, off, DK_H_DUMPLENGTH), "kerneldumpheader: expected "
+		    fld(k, off, DK_KDH_F_DUMPLENGTH), "kerneldumpheader: expected "
 		    "dumplength <= dumpextent (%#jx), found dumplength %#jx",
 		    (uintmax_t)k->dumpextent, (uintmax_t)k->dumplength);
 	if (k->compression > KDH_COMP_MAX)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, off, DK_H_COMPRESSION), "kerneldumpheader "
+		    fld(k, off, DK_KDH_F_COMPRESSION), "kerneldumpheader "
 		    "compression: expected 0, 1 or 2, found %u",
 		    k->compression);
 	if (k->compression != 0 && k->encrypted)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, off, DK_H_COMPRESSION), "kerneldumpheader: "
+		    fld(k, off, DK_KDH_F_COMPRESSION), "kerneldumpheader: "
 		    "compressed (%s) and encrypted (key of %u bytes) at once, "
 		    "which the kernel refuses",
 		    dk_kdh_compression_name(k->compression), k->dumpkeysize);
 	if (k->magic == DK_KDH_TEXT && k->dumplength % DK_KDH_TEXT_BLOCK)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, off, DK_H_DUMPLENGTH), "text dump: expected a "
+		    fld(k, off, DK_KDH_F_DUMPLENGTH), "text dump: expected a "
 		    "dumplength multiple of 512, found %#jx",
 		    (uintmax_t)k->dumplength);
 	return DK_OK;
@@ -489,7 +489,7 @@ place(const struct dk_src *src, struct dk_kdh_info *k, const uint8_t *lead,
 	if (p != DK_KDH_LEADING && (!pow2(k->blocksize) ||
 	    k->blocksize < DK_KDH_SIZE || k->blocksize > DK_KDH_MAX_BLOCK))
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, lh, DK_H_BLOCKSIZE), "kerneldumpheader blocksize: "
+		    fld(k, lh, DK_KDH_F_BLOCKSIZE), "kerneldumpheader blocksize: "
 		    "expected a power of two from 512 to %u, found %u",
 		    DK_KDH_MAX_BLOCK, k->blocksize);
 	if (data > end || k->dumplength > end - data ||

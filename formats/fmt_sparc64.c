@@ -59,20 +59,20 @@
 #define	M_TSB_SIZE	"bytes of the kernel TSB"
 #define	M_TSB_MASK	"TSB index mask: slots - 1"
 #define	M_NREGIONS	"number of region descriptors"
-#define	ROW_REGIONS	{ "dh_regions", 40, 0, DK_FK_ARRAY, DK_H_REGIONS, \
+#define	ROW_REGIONS	{ "dh_regions", 40, 0, DK_FK_ARRAY, DK_SP64_F_REGIONS, \
 			  DK_V(1), "struct sparc64_dump_reg[]", \
 			  "region descriptors, 24 bytes each" }
 
 static const struct dk_field hdr_old_fields[] = {
-	{ "dh_hdr_size", 0, 8, DK_FK_UINT, DK_H_HDR_SIZE, DK_V(1),
+	{ "dh_hdr_size", 0, 8, DK_FK_UINT, DK_SP64_F_HDR_SIZE, DK_V(1),
 	  "vm_offset_t", M_HDR_SIZE },
-	{ "dh_tsb_pa", 8, 8, DK_FK_UINT, DK_H_TSB_PA, DK_V(1),
+	{ "dh_tsb_pa", 8, 8, DK_FK_UINT, DK_SP64_F_TSB_PA, DK_V(1),
 	  "vm_paddr_t", M_TSB_PA },
-	{ "dh_tsb_size", 16, 8, DK_FK_UINT, DK_H_TSB_SIZE, DK_V(1),
+	{ "dh_tsb_size", 16, 8, DK_FK_UINT, DK_SP64_F_TSB_SIZE, DK_V(1),
 	  "vm_size_t", M_TSB_SIZE },
-	{ "dh_tsb_mask", 24, 8, DK_FK_UINT, DK_H_TSB_MASK, DK_V(1),
+	{ "dh_tsb_mask", 24, 8, DK_FK_UINT, DK_SP64_F_TSB_MASK, DK_V(1),
 	  "vm_size_t", M_TSB_MASK },
-	{ "dh_nregions", 32, 4, DK_FK_INT, DK_H_NREGIONS, DK_V(1),
+	{ "dh_nregions", 32, 4, DK_FK_INT, DK_SP64_F_NREGIONS, DK_V(1),
 	  "int", M_NREGIONS },
 	{ "(padding)", 36, 4, DK_FK_PAD, DK_H_PAD, DK_V(1),
 	  NULL, "inserted by the compiler; never set by the kernel" },
@@ -80,15 +80,15 @@ static const struct dk_field hdr_old_fields[] = {
 };
 
 static const struct dk_field hdr_new_fields[] = {
-	{ "dh_hdr_size", 0, 8, DK_FK_UINT, DK_H_HDR_SIZE, DK_V(1),
+	{ "dh_hdr_size", 0, 8, DK_FK_UINT, DK_SP64_F_HDR_SIZE, DK_V(1),
 	  "uint64_t", M_HDR_SIZE },
-	{ "dh_tsb_pa", 8, 8, DK_FK_UINT, DK_H_TSB_PA, DK_V(1),
+	{ "dh_tsb_pa", 8, 8, DK_FK_UINT, DK_SP64_F_TSB_PA, DK_V(1),
 	  "uint64_t", M_TSB_PA },
-	{ "dh_tsb_size", 16, 8, DK_FK_UINT, DK_H_TSB_SIZE, DK_V(1),
+	{ "dh_tsb_size", 16, 8, DK_FK_UINT, DK_SP64_F_TSB_SIZE, DK_V(1),
 	  "uint64_t", M_TSB_SIZE },
-	{ "dh_tsb_mask", 24, 8, DK_FK_UINT, DK_H_TSB_MASK, DK_V(1),
+	{ "dh_tsb_mask", 24, 8, DK_FK_UINT, DK_SP64_F_TSB_MASK, DK_V(1),
 	  "uint64_t", M_TSB_MASK },
-	{ "dh_nregions", 32, 4, DK_FK_INT, DK_H_NREGIONS, DK_V(1),
+	{ "dh_nregions", 32, 4, DK_FK_INT, DK_SP64_F_NREGIONS, DK_V(1),
 	  "int32_t", M_NREGIONS },
 	{ "dh_pad", 36, 4, DK_FK_INT, DK_H_PAD, DK_V(1),
 	  "int32_t", "explicit padding, written 0" },
@@ -100,17 +100,17 @@ static const struct dk_field hdr_new_fields[] = {
  * types), version 2 the fixed-width one; the bytes are the same.
  */
 static const struct dk_field reg_fields[] = {
-	{ "dr_pa", 0, 8, DK_FK_UINT, DK_H_DR_PA, DK_V(1),
+	{ "dr_pa", 0, 8, DK_FK_UINT, DK_SP64_F_DR_PA, DK_V(1),
 	  "vm_paddr_t", "physical address of the region" },
-	{ "dr_size", 8, 8, DK_FK_UINT, DK_H_DR_SIZE, DK_V(1),
+	{ "dr_size", 8, 8, DK_FK_UINT, DK_SP64_F_DR_SIZE, DK_V(1),
 	  "vm_offset_t", "bytes of the region" },
-	{ "dr_offs", 16, 8, DK_FK_UINT, DK_H_DR_OFFS, DK_V(1),
+	{ "dr_offs", 16, 8, DK_FK_UINT, DK_SP64_F_DR_OFFS, DK_V(1),
 	  "vm_offset_t", "file offset of the region's data" },
-	{ "dr_pa", 0, 8, DK_FK_UINT, DK_H_DR_PA, DK_V(2),
+	{ "dr_pa", 0, 8, DK_FK_UINT, DK_SP64_F_DR_PA, DK_V(2),
 	  "uint64_t", "physical address of the region" },
-	{ "dr_size", 8, 8, DK_FK_UINT, DK_H_DR_SIZE, DK_V(2),
+	{ "dr_size", 8, 8, DK_FK_UINT, DK_SP64_F_DR_SIZE, DK_V(2),
 	  "uint64_t", "bytes of the region" },
-	{ "dr_offs", 16, 8, DK_FK_UINT, DK_H_DR_OFFS, DK_V(2),
+	{ "dr_offs", 16, 8, DK_FK_UINT, DK_SP64_F_DR_OFFS, DK_V(2),
 	  "uint64_t", "file offset of the region's data" },
 };
 
@@ -444,7 +444,7 @@ sp64_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 static enum dk_status
 load_tsb(struct dk_dump *d, struct dk_sp64 *s, struct dk_err *err)
 {
-	uint64_t tsb_pa = d->hdr.v[DK_H_TSB_PA];
+	uint64_t tsb_pa = d->hdr.v[DK_SP64_F_TSB_PA];
 	uint64_t size = s->tsb_nslots << SP64_TTE_SHIFT;
 	size_t i = find_region(s, tsb_pa), cap = 0;
 	uint8_t *chunk = NULL;
@@ -554,10 +554,10 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 		return st;
 	dk_layout_decode(&dk_sp64_hdr_old, 1, h, DK_BE, &d->hdr);
 	d->hlayout = &dk_sp64_hdr_old;
-	hs = d->hdr.v[DK_H_HDR_SIZE];
-	tsz = d->hdr.v[DK_H_TSB_SIZE];
-	mask = d->hdr.v[DK_H_TSB_MASK];
-	n = d->hdr.v[DK_H_NREGIONS];
+	hs = d->hdr.v[DK_SP64_F_HDR_SIZE];
+	tsz = d->hdr.v[DK_SP64_F_TSB_SIZE];
+	mask = d->hdr.v[DK_SP64_F_TSB_MASK];
+	n = d->hdr.v[DK_SP64_F_NREGIONS];
 	if (n > SP64_MAX_REGIONS)
 		return dk_err_at(err, n > INT32_MAX ? DK_ECORRUPT : DK_ELIMIT,
 		    d->src.name, hdr_off + 32, "dh_nregions: expected 1 to %d "
@@ -614,9 +614,9 @@ dk_sp64_load(struct dk_dump *d, uint64_t hdr_off, uint64_t delta,
 		struct dk_hdr rh;
 
 		dk_layout_decode(&dk_sp64_reg_layout, 1, p, DK_BE, &rh);
-		r->pa = rh.v[DK_H_DR_PA];
-		r->size = rh.v[DK_H_DR_SIZE];
-		r->offs = rh.v[DK_H_DR_OFFS];
+		r->pa = rh.v[DK_SP64_F_DR_PA];
+		r->size = rh.v[DK_SP64_F_DR_SIZE];
+		r->offs = rh.v[DK_SP64_F_DR_OFFS];
 		if (r->pa % SP64_PAGE_SIZE != 0 ||
 		    r->size % SP64_PAGE_SIZE != 0 || r->size == 0 ||
 		    r->pa + r->size < r->pa) {
@@ -721,18 +721,18 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		    (uintmax_t)d->src.size);
 	if ((st = dk_sp64_load(d, 0, 0, err)) != DK_OK)
 		return st;
-	if (d->hdr.v[DK_H_HDR_SIZE] > d->src.size)
+	if (d->hdr.v[DK_SP64_F_HDR_SIZE] > d->src.size)
 		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "dh_hdr_size "
 		    "%#jx is past the end of the file at %#jx",
-		    (uintmax_t)d->hdr.v[DK_H_HDR_SIZE], (uintmax_t)d->src.size);
+		    (uintmax_t)d->hdr.v[DK_SP64_F_HDR_SIZE], (uintmax_t)d->src.size);
 	/* Where the regions' data starts (the portable writer's source). */
 	d->off_header = 0;
-	d->off_pages = d->hdr.v[DK_H_HDR_SIZE];
+	d->off_pages = d->hdr.v[DK_SP64_F_HDR_SIZE];
 	dk_add_section(d, "header", 0, SP64_HDR_SIZE + SP64_REG_SIZE *
-	    sp(d)->nreg, d->hdr.v[DK_H_HDR_SIZE]);
-	dk_add_section(d, "regions", d->hdr.v[DK_H_HDR_SIZE],
+	    sp(d)->nreg, d->hdr.v[DK_SP64_F_HDR_SIZE]);
+	dk_add_section(d, "regions", d->hdr.v[DK_SP64_F_HDR_SIZE],
 	    d->info.npages << SP64_PAGE_SHIFT, d->src.size -
-	    d->hdr.v[DK_H_HDR_SIZE]);
+	    d->hdr.v[DK_SP64_F_HDR_SIZE]);
 	return DK_OK;
 }
 

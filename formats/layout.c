@@ -49,7 +49,7 @@ dk_layout_decode(const struct dk_layout *l, unsigned version,
 		if (!(f->versions & DK_V(version)) || f->kind == DK_FK_PAD ||
 		    f->kind == DK_FK_ARRAY)
 			continue;
-		h->present |= (uint64_t)1 << f->id;
+		h->present[f->id >> 6] |= (uint64_t)1 << (f->id & 63);
 		if (f->kind == DK_FK_CHARS) {
 			size_t n = f->size < sizeof(h->s[0]) - 1 ? f->size :
 			    sizeof(h->s[0]) - 1;

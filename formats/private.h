@@ -70,16 +70,20 @@ void		dk_trace_printf(const struct dk_dump *, const char *, ...)
 
 /*
  * Semantic ids of header fields.  A layout maps each id it has to an
- * offset and a width; code asks for fields by id, never by offset.
- * The string-valued ids come first (< DK_H_NSTR).
+ * offset and a width; code asks for fields by id, never by offset.  Ids
+ * are local to a format's layouts: each format numbers its own fields
+ * from 0, its string-valued ones first (below DK_HDR_NSTR), so that any
+ * number of formats and headers can be described.  This enum is the
+ * FreeBSD minidump headers' (every family's); the kerneldumpheader's and
+ * the sparc64 header's are below, next to their formats' declarations.
  */
+#define	DK_HDR_IDS	128		/* ids one format may number */
+#define	DK_HDR_NSTR	8		/* of them, string-valued (0..7) */
+#define	DK_H_PAD	(DK_HDR_IDS - 1)	/* padding, in every format */
+
 enum dk_hid {
 	DK_H_MAGIC = 0,
 	DK_H_MMU_NAME,
-	DK_H_ARCHITECTURE,	/* kerneldumpheader */
-	DK_H_HOSTNAME,
-	DK_H_VERSIONSTRING,
-	DK_H_PANICSTRING,
 	DK_H_NSTR,
 	DK_H_VERSION = DK_H_NSTR,
 	DK_H_MSGBUFSIZE,
@@ -98,27 +102,7 @@ enum dk_hid {
 	DK_H_HW_DIRECT_MAP,
 	DK_H_STARTKERNEL,
 	DK_H_ENDKERNEL,
-	/* kerneldumpheader */
-	DK_H_ARCHVERSION,
-	DK_H_DUMPLENGTH,
-	DK_H_DUMPTIME,
-	DK_H_BLOCKSIZE,
-	DK_H_DUMPKEYSIZE,
-	DK_H_DUMPEXTENT,
-	DK_H_COMPRESSION,
-	DK_H_PARITY,
-	/* sparc64 dump header and its region descriptors */
-	DK_H_HDR_SIZE,
-	DK_H_TSB_PA,
-	DK_H_TSB_SIZE,
-	DK_H_TSB_MASK,
-	DK_H_NREGIONS,
-	DK_H_REGIONS,		/* flexible array: no value */
-	DK_H_DR_PA,		/* struct sparc64_dump_reg */
-	DK_H_DR_SIZE,
-	DK_H_DR_OFFS,
-	DK_H_PAD,		/* padding: no value */
-	DK_H_MAX
+	DK_H_NIDS
 };
 
 enum dk_fkind {
@@ -153,15 +137,17 @@ struct dk_layout {
 #define	DK_HDR_STRMAX	200		/* longest char[] field + NUL */
 
 struct dk_hdr {
-	uint64_t	v[DK_H_MAX];
-	char		s[DK_H_NSTR][DK_HDR_STRMAX];
-	uint64_t	present;	/* bit id set: the version has the field */
+	uint64_t	v[DK_HDR_IDS];
+	char		s[DK_HDR_NSTR][DK_HDR_STRMAX];
+	uint64_t	present[DK_HDR_IDS / 64];	/* a bit per id: the
+							 * version has it */
 };
 
-_Static_assert(DK_H_MAX <= 64, "dk_hdr.present holds a bit per id");
+_Static_assert(DK_H_NSTR <= DK_HDR_NSTR && DK_H_NIDS <= DK_H_PAD,
+    "the minidump ids fit a struct dk_hdr");
 
 /* Does decoded header h have field id? */
-#define	DK_H_HAS(h, id)	(((h)->present >> (id)) & 1)
+#define	DK_H_HAS(h, id)	(((h)->present[(id) >> 6] >> ((id) & 63)) & 1)
 
 /* The field of layout l with id in version v, or NULL. */
 const struct dk_field *dk_layout_find(const struct dk_layout *, unsigned id,
@@ -448,6 +434,29 @@ extern const struct dk_container_ops dk_ctr_kdh;
 #define	DK_KDH_SIZE		512
 #define	DK_KDH_MAX_BLOCK	65536	/* largest blocksize believed */
 #define	DK_KDH_TEXT_BLOCK	512	/* text dumps are reversed by 512 */
+
+/* The kerneldumpheader's field ids (its layouts' own, see enum dk_hid). */
+enum dk_kdh_hid {
+	DK_KDH_F_MAGIC = 0,
+	DK_KDH_F_ARCHITECTURE,
+	DK_KDH_F_HOSTNAME,
+	DK_KDH_F_VERSIONSTRING,
+	DK_KDH_F_PANICSTRING,
+	DK_KDH_F_NSTR,
+	DK_KDH_F_VERSION = DK_KDH_F_NSTR,
+	DK_KDH_F_ARCHVERSION,
+	DK_KDH_F_DUMPLENGTH,
+	DK_KDH_F_DUMPTIME,
+	DK_KDH_F_BLOCKSIZE,
+	DK_KDH_F_DUMPKEYSIZE,
+	DK_KDH_F_DUMPEXTENT,
+	DK_KDH_F_COMPRESSION,
+	DK_KDH_F_PARITY,
+	DK_KDH_F_NIDS
+};
+
+_Static_assert(DK_KDH_F_NSTR <= DK_HDR_NSTR && DK_KDH_F_NIDS <= DK_H_PAD,
+    "the kerneldumpheader ids fit a struct dk_hdr");
 
 /* The layout of struct kerneldumpheader version v (1..4), or NULL. */
 const struct dk_layout *dk_kdh_layout(unsigned version);

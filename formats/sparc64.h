@@ -74,6 +74,23 @@ struct dk_sp64 {
 	size_t		 kmap_i;	/* the kernel-map walk's position */
 };
 
+/* The field ids of the sparc64 layouts (their own, see enum dk_hid). */
+enum dk_sp64_hid {
+	DK_SP64_F_HDR_SIZE = 0,
+	DK_SP64_F_TSB_PA,
+	DK_SP64_F_TSB_SIZE,
+	DK_SP64_F_TSB_MASK,
+	DK_SP64_F_NREGIONS,
+	DK_SP64_F_REGIONS,	/* flexible array: no value */
+	DK_SP64_F_DR_PA,	/* struct sparc64_dump_reg */
+	DK_SP64_F_DR_SIZE,
+	DK_SP64_F_DR_OFFS,
+	DK_SP64_F_NIDS
+};
+
+_Static_assert(DK_SP64_F_NIDS <= DK_H_PAD,
+    "the sparc64 ids fit a struct dk_hdr");
+
 /* The layouts: old (2002) and new (fixed-width) header, region. */
 extern const struct dk_layout dk_sp64_hdr_old;
 extern const struct dk_layout dk_sp64_hdr_new;

@@ -225,9 +225,9 @@ START_TEST(test_layout_roundtrip)
 	dk_layout_decode(&test_layout, 2, buf, DK_BE, &back);
 	ck_assert_str_eq(back.s[DK_H_MAGIC], "abc");
 	ck_assert_uint_eq(back.v[DK_H_KERNBASE], 0x1122334455667788ull);
-	ck_assert(back.present & (1u << DK_H_KERNBASE));
+	ck_assert(DK_H_HAS(&back, DK_H_KERNBASE));
 	dk_layout_decode(&test_layout, 1, buf, DK_BE, &back);
-	ck_assert(!(back.present & (1u << DK_H_KERNBASE)));
+	ck_assert(!DK_H_HAS(&back, DK_H_KERNBASE));
 	ck_assert_uint_eq(back.v[DK_H_KERNBASE], 0);
 }
 END_TEST

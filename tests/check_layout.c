@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ctlayout.h"
+#include "sparc64.h"
 
 static const struct dk_ctabi *
 abi(const char *name)
@@ -158,8 +159,8 @@ END_TEST
 
 /* A flexible array after an int: aligned, no size; nothing may follow. */
 static const struct dk_field flex_fields[] = {
-	{ "n", 0, 4, DK_FK_INT, DK_H_NREGIONS, DK_V(1) | DK_V(2), "int", "" },
-	{ "r", 8, 0, DK_FK_ARRAY, DK_H_REGIONS, DK_V(1) | DK_V(2),
+	{ "n", 0, 4, DK_FK_INT, DK_SP64_F_NREGIONS, DK_V(1) | DK_V(2), "int", "" },
+	{ "r", 8, 0, DK_FK_ARRAY, DK_SP64_F_REGIONS, DK_V(1) | DK_V(2),
 	  "uint64_t[]", "" },
 	{ "x", 8, 4, DK_FK_UINT, DK_H_VERSION, DK_V(2), "uint32_t", "" },
 };
