@@ -2235,10 +2235,50 @@ progress(struct ck *c, uint64_t n)
 	}
 }
 
+/* What the content pass accumulates. */
+struct content {
+	struct dk_digest g;
+	struct acc	 bad, ioerr;
+	uint8_t		*exp;		/* a page of the pattern */
+	int		 pattern;
+};
+
+/*
+ * n bytes of pages read at pa (file offset off, or UINT64_MAX for pages
+ * that have none): hashed for --checksum, compared with the pattern for
+ * --pattern (page-table pages excepted: they hold page tables).
+ */
+static void
+content_chunk(struct ck *c, struct content *k, uint64_t pa, const uint8_t *buf,
+    size_t n, uint64_t off)
+{
+	size_t page = (size_t)c->d->page_size;
+
+	for (size_t p = 0; p < n; p += page) {
+		if (c->o->checksum)
+			dk_digest_page(&k->g, pa + p, buf + p);
+		if (!k->pattern || paset_has(&c->pt, pa + p))
+			continue;
+		dk_pattern_fill(c->o->seed, pa + p, k->exp, page);
+		if (memcmp(buf + p, k->exp, page) != 0) {
+			size_t i = 0;
+
+			while (buf[p + i] == k->exp[i])
+				i++;
+			acc_add(&k->bad, off == UINT64_MAX ? UINT64_MAX : off +
+			    p + i, "pa %#jx: expected %#04x (pattern seed %ju), "
+			    "found %#04x", (uintmax_t)(pa + p + i), k->exp[i],
+			    (uintmax_t)c->o->seed, buf[p + i]);
+		}
+	}
+	progress(c, n);
+}
+
 /*
  * Every stored page in physical order, in chunks of 1 MiB: read (an I/O
  * error is a finding), hashed for --checksum, compared with the pattern
- * for --pattern (page-table pages excepted: they hold page tables).
+ * for --pattern.  Pages stored with no file offset (DK_OFF_PAGED) are
+ * read by address.
  */
 static void
 content_check(struct ck *c)
@@ -2254,20 +2294,20 @@ content_check(struct ck *c)
 	 * run is read as far as the file goes (elfcore.load-past-eof
 	 * reports the rest).
 	 */
-	int scattered = d->fmt == &dk_fmt_elf, pattern = c->o->pattern;
+	int scattered = d->fmt == &dk_fmt_elf;
 	uint64_t pend = scattered ? d->src.size : d->off_pages +
 	    (d->info.npages_present << d->page_shift);
-	struct dk_digest g;
-	struct acc bad = { 0, 0, "" }, ioerr = { 0, 0, "" };
-	uint8_t *buf = malloc(CK_CHUNK), *exp = malloc((size_t)page);
+	struct content k = { .pattern = c->o->pattern };
+	uint8_t *buf = malloc(CK_CHUNK);
 
-	if (buf == NULL || exp == NULL) {
+	k.exp = malloc((size_t)page);
+	if (buf == NULL || k.exp == NULL) {
 		free(buf);
-		free(exp);
+		free(k.exp);
 		return;
 	}
 	if (c->o->checksum)
-		dk_digest_init(&g, (size_t)page);
+		dk_digest_init(&k.g, (size_t)page);
 	/*
 	 * Which pages of a full ELF core hold page tables, the fixture
 	 * generator knows and the core does not say: --pattern would call
@@ -2278,7 +2318,7 @@ content_check(struct ck *c)
 		emit(c, "check.incomplete", UINT64_MAX, 1, "--pattern is not "
 		    "applied to a full ELF core: its page-table pages cannot "
 		    "be told from the others without the fixture's model");
-		pattern = 0;
+		k.pattern = 0;
 	}
 	c->progress_total = d->info.npages_present << d->page_shift;
 	while (dk_run_next(d, &it, &r)) {
@@ -2286,8 +2326,28 @@ content_check(struct ck *c)
 			memset(buf, 0, (size_t)page);
 			for (uint64_t p = 0; c->o->checksum && p < r.len;
 			    p += page)
-				dk_digest_page(&g, r.pa + p, buf);
+				dk_digest_page(&k.g, r.pa + p, buf);
 			progress(c, r.len);
+			continue;
+		}
+		if (r.offset == DK_OFF_PAGED) {	/* read by address */
+			for (uint64_t done = 0; done < r.len; done += CK_CHUNK) {
+				size_t n = r.len - done < CK_CHUNK ?
+				    (size_t)(r.len - done) : CK_CHUNK;
+				struct dk_err e;
+
+				if (dk_read_pa(d, r.pa + done, buf, n, &e) !=
+				    DK_OK) {
+					acc_add(&k.ioerr, err_offset(&e,
+					    UINT64_MAX), "pages at pa %#jx: %s",
+					    (uintmax_t)(r.pa + done),
+					    unprefixed(c, e.msg));
+					continue;
+				}
+				c->res->bytes_read += n;
+				content_chunk(c, &k, r.pa + done, buf, n,
+				    UINT64_MAX);
+			}
 			continue;
 		}
 		if (r.offset >= pend) {
@@ -2304,44 +2364,24 @@ content_check(struct ck *c)
 
 			if (dk_src_pread(&d->src, buf, n, r.offset + done,
 			    "page data", &e) != DK_OK) {
-				acc_add(&ioerr, r.offset + done, "pages at pa "
+				acc_add(&k.ioerr, r.offset + done, "pages at pa "
 				    "%#jx: %s", (uintmax_t)(r.pa + done),
 				    unprefixed(c, e.msg));
 				continue;
 			}
 			c->res->bytes_read += n;
-			for (size_t p = 0; p < n; p += (size_t)page) {
-				uint64_t pa = r.pa + done + p;
-
-				if (c->o->checksum)
-					dk_digest_page(&g, pa, buf + p);
-				if (!pattern || paset_has(&c->pt, pa))
-					continue;
-				dk_pattern_fill(c->o->seed, pa, exp,
-				    (size_t)page);
-				if (memcmp(buf + p, exp, (size_t)page) != 0) {
-					size_t k = 0;
-
-					while (buf[p + k] == exp[k])
-						k++;
-					acc_add(&bad, r.offset + done + p + k,
-					    "pa %#jx: expected %#04x (pattern "
-					    "seed %ju), found %#04x",
-					    (uintmax_t)(pa + k), exp[k],
-					    (uintmax_t)c->o->seed, buf[p + k]);
-				}
-			}
-			progress(c, n);
+			content_chunk(c, &k, r.pa + done, buf, n,
+			    r.offset + done);
 		}
 	}
-	acc_flush(c, "content.read-error", &ioerr, "chunks");
-	acc_flush(c, "content.pattern-mismatch", &bad, "pages");
+	acc_flush(c, "content.read-error", &k.ioerr, "chunks");
+	acc_flush(c, "content.pattern-mismatch", &k.bad, "pages");
 	if (c->o->checksum) {
-		dk_digest_final(&g, c->res->checksum);
+		dk_digest_final(&k.g, c->res->checksum);
 		c->res->has_checksum = 1;
 	}
 	free(buf);
-	free(exp);
+	free(k.exp);
 }
 
 /* Virtual PT_LOADs against the page tables, page by page. */

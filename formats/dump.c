@@ -39,9 +39,13 @@ static const struct dk_container_ops *const containers[] = {
 
 #define	DK_READ_CHUNK	(1u << 20)
 
+/*
+ * Peel the containers off d->src, then open it with fmt, or with the
+ * first format of formats[] that claims or recognises it.
+ */
 static enum dk_status
-open_format(struct dk_dump *d, const struct dk_open_opts *o,
-    struct dk_err *err)
+open_format(struct dk_dump *d, const struct dk_format_ops *fmt,
+    const struct dk_open_opts *o, struct dk_err *err)
 {
 	const char *t = getenv("DUMPKIT_TRACE");
 	enum dk_status st;
@@ -70,6 +74,11 @@ open_format(struct dk_dump *d, const struct dk_open_opts *o,
 		if ((st = containers[i]->open(d, o, err)) != DK_OK)
 			return st;
 	}
+	if (fmt != NULL) {
+		d->fmt = fmt;
+		d->info.file_size = d->src.size;
+		return fmt->open(d, o, err);
+	}
 	for (size_t i = 0; i < DK_ARRAY_LEN(formats); i++) {
 		st = formats[i]->claim != NULL && formats[i]->claim(d, o) ?
 		    DK_OK : formats[i]->probe(&d->src, err);
@@ -95,12 +104,20 @@ open_format(struct dk_dump *d, const struct dk_open_opts *o,
 	    "with --arch sparc64 unless it is exactly what the kernel writes)");
 }
 
-/* Peel the containers, open the format, check the lists were filled. */
+/*
+ * Open the format (fmt, or the one found), then check that a set of
+ * files is a format's that has sets and that the lists were filled.
+ */
 static enum dk_status
-open_src(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+open_src(struct dk_dump *d, const struct dk_format_ops *fmt,
+    const struct dk_open_opts *o, struct dk_err *err)
 {
-	enum dk_status st = open_format(d, o, err);
+	enum dk_status st = open_format(d, fmt, o, err);
 
+	if (st == DK_OK && d->npart > 1 && !d->fmt->sets)
+		return dk_err_set(err, DK_EUNSUP, "%s: %zu files were given, "
+		    "but a %s is one file", d->src.name, d->npart,
+		    d->fmt->desc);
 	if (st == DK_OK && d->oom)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
@@ -123,42 +140,116 @@ new_dump(const char *name, struct dk_err *err)
 	return d;
 }
 
-DK_EXPORT enum dk_status
-dk_open(const char *path, const struct dk_open_opts *o, struct dk_dump **dp,
+/* Open path read-only as src (a regular file or a block device). */
+static enum dk_status
+open_file(const char *path, struct dk_src *src, struct dk_err *err)
+{
+	struct stat sb;
+
+	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0 || fstat(src->fd, &sb) != 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode))
+		return dk_err_set(err, DK_EINVAL, "%s: not a regular file",
+		    path);
+	src->size = (uint64_t)sb.st_size;
+	if (S_ISBLK(sb.st_mode)) {
+		off_t end = lseek(src->fd, 0, SEEK_END);
+
+		src->size = end < 0 ? 0 : (uint64_t)end;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
+    size_t n, const struct dk_open_opts *o, struct dk_dump **dp,
     struct dk_err *err)
 {
 	struct dk_dump *d;
-	struct stat sb;
 	enum dk_status st;
 
 	dk_err_clear(err);
 	*dp = NULL;
-	if ((d = new_dump(path, err)) == NULL)
+	if (n == 0)
+		return dk_err_set(err, DK_EINVAL, "no file to open");
+	if ((d = new_dump(paths[0], err)) == NULL)
 		return DK_ENOMEM;
-	d->src.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (d->src.fd < 0 || fstat(d->src.fd, &sb) != 0) {
-		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
-		err->sys_errno = errno;
+	if ((st = open_file(paths[0], &d->src, err)) != DK_OK) {
 		dk_close(d);
-		return DK_ESYS;
+		return st;
 	}
-	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
-		dk_close(d);
-		return dk_err_set(err, DK_EINVAL, "%s: not a regular file",
-		    path);
-	}
-	d->src.size = (uint64_t)sb.st_size;
-	if (S_ISBLK(sb.st_mode)) {
-		off_t end = lseek(d->src.fd, 0, SEEK_END);
+	if (n > 1) {
+		/* part[0] is the first file as opened; d->src owns its fd. */
+		if ((d->part = calloc(n, sizeof(*d->part))) == NULL) {
+			dk_close(d);
+			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    paths[0]);
+		}
+		d->part[0] = d->src;
+		for (d->npart = 1; d->npart < n; d->npart++) {
+			struct dk_src *p = &d->part[d->npart];
 
-		d->src.size = end < 0 ? 0 : (uint64_t)end;
+			p->fd = -1;
+			p->name = paths[d->npart];
+			p->index = (uint32_t)d->npart;
+			if ((st = open_file(p->name, p, err)) != DK_OK) {
+				d->npart++;	/* so that dk_close closes it */
+				dk_close(d);
+				return st;
+			}
+		}
 	}
-	if ((st = open_src(d, o, err)) != DK_OK) {
+	if ((st = open_src(d, fmt, o, err)) != DK_OK) {
 		dk_close(d);
 		return st;
 	}
 	*dp = d;
 	return DK_OK;
+}
+
+DK_EXPORT enum dk_status
+dk_open_set(const char *const *paths, size_t n, const struct dk_open_opts *o,
+    struct dk_dump **dp, struct dk_err *err)
+{
+	return dk_open_fmt(NULL, paths, n, o, dp, err);
+}
+
+DK_EXPORT enum dk_status
+dk_open(const char *path, const struct dk_open_opts *o, struct dk_dump **dp,
+    struct dk_err *err)
+{
+	return dk_open_fmt(NULL, &path, 1, o, dp, err);
+}
+
+DK_EXPORT size_t
+dk_nfiles(const struct dk_dump *d)
+{
+	return d->npart > 1 ? d->npart : 1;
+}
+
+DK_EXPORT const char *
+dk_file(const struct dk_dump *d, size_t i)
+{
+	if (i == 0)
+		return (const char *)(d + 1);	/* the name new_dump kept */
+	return i < d->npart ? d->part[i].name : NULL;
+}
+
+enum dk_status
+dk_part_pread(const struct dk_dump *d, size_t i, void *buf, size_t len,
+    uint64_t off, const char *what, struct dk_err *err)
+{
+	const struct dk_src *s = i == 0 ? (d->nlayers > 0 ?
+	    &d->layers[0].outer : &d->src) : i < d->npart ? &d->part[i] : NULL;
+
+	if (s == NULL)
+		return dk_err_set(err, DK_EINVAL, "%s: no file %zu in a dump of "
+		    "%zu", d->src.name, i, dk_nfiles(d));
+	return dk_src_pread(s, buf, len, off, what, err);
 }
 
 DK_EXPORT enum dk_status
@@ -174,7 +265,7 @@ dk_open_mem(const void *buf, size_t len, const char *name,
 		return DK_ENOMEM;
 	d->src.mem = buf;
 	d->src.size = len;
-	if ((st = open_src(d, o, err)) != DK_OK) {
+	if ((st = open_src(d, NULL, o, err)) != DK_OK) {
 		dk_close(d);
 		return st;
 	}
@@ -203,7 +294,7 @@ dk_open_src(const struct dk_src *src, const struct dk_open_opts *o,
 		dk_close(d);
 		return DK_ESYS;
 	}
-	if ((st = open_src(d, o, err)) != DK_OK) {
+	if ((st = open_src(d, NULL, o, err)) != DK_OK) {
 		dk_close(d);
 		return st;
 	}
@@ -227,6 +318,11 @@ dk_close(struct dk_dump *d)
 	}
 	if (d->src.fd >= 0)
 		close(d->src.fd);
+	for (size_t i = 1; i < d->npart; i++)
+		if (d->part[i].fd >= 0)
+			close(d->part[i].fd);
+	free(d->part);
+	free(d->pc.buf);
 	for (size_t i = 0; i < d->nattr; i++)
 		free((char *)d->attr[i].name);	/* the value shares it */
 	free(d->attr);
@@ -463,8 +559,46 @@ dk_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 }
 
 /*
+ * The page at the page-aligned pa, through the format's page-read path
+ * and the page cache; *p points into the cache until the next call.
+ */
+static enum dk_status
+cached_page(struct dk_dump *d, uint64_t pa, const uint8_t **p,
+    struct dk_err *err)
+{
+	struct dk_pcache *c = &d->pc;
+	unsigned k;
+	enum dk_status st;
+
+	if (c->buf == NULL) {
+		if ((c->buf = malloc(DK_PCACHE_N * d->page_size)) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    d->src.name);
+		for (k = 0; k < DK_PCACHE_N; k++)
+			c->pa[k] = UINT64_MAX;
+	}
+	for (k = 0; k < DK_PCACHE_N; k++)
+		if (c->pa[k] == pa) {
+			c->hits++;
+			*p = c->buf + k * d->page_size;
+			return DK_OK;
+		}
+	c->misses++;
+	k = c->next;
+	c->next = (k + 1) % DK_PCACHE_N;
+	c->pa[k] = UINT64_MAX;
+	if ((st = d->fmt->read_page(d, pa, c->buf + k * d->page_size, err)) !=
+	    DK_OK)
+		return st;
+	c->pa[k] = pa;
+	*p = c->buf + k * d->page_size;
+	return DK_OK;
+}
+
+/*
  * Read physical memory.  Pages that follow each other in physical memory
- * and in the file are read with one pread.
+ * and in the file are read with one pread; pages with no offset come
+ * through the format's page-read path.
  */
 DK_EXPORT enum dk_status
 dk_read_pa(struct dk_dump *d, uint64_t pa, void *buf, size_t len,
@@ -482,8 +616,21 @@ dk_read_pa(struct dk_dump *d, uint64_t pa, void *buf, size_t len,
 			return st;
 		if (n > len)
 			n = len;
-		if (off == DK_OFF_ZERO) {	/* dumped as zeros, left out */
-			memset(p, 0, n);
+		if (off == DK_OFF_ZERO || off == DK_OFF_PAGED) {
+			const uint8_t *pg = NULL;
+
+			if (off == DK_OFF_ZERO)	/* dumped as zeros, left out */
+				memset(p, 0, n);
+			else if (d->fmt->read_page == NULL)
+				return dk_err_set(err, DK_EUNSUP, "physical "
+				    "address %#jx: the format gives no way to "
+				    "read its page", (uintmax_t)pa);
+			else if ((st = cached_page(d, pa & ~mask, &pg, err)) !=
+			    DK_OK)
+				return dk_err_prefix(err, "physical address "
+				    "%#jx", (uintmax_t)pa);
+			else
+				memcpy(p, pg + (pa & mask), n);
 			p += n;
 			pa += n;
 			len -= n;

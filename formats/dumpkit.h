@@ -120,6 +120,18 @@ struct dk_dump;
 /* Open a dump read-only; the format is detected from its content. */
 enum dk_status	dk_open(const char *path, const struct dk_open_opts *,
 		    struct dk_dump **, struct dk_err *);
+/*
+ * Open a dump written as n files (a makedumpfile --split set, in any
+ * order); n == 1 is dk_open.  A format that is always one file refuses
+ * a set, naming the format.
+ */
+enum dk_status	dk_open_set(const char *const *paths, size_t n,
+		    const struct dk_open_opts *, struct dk_dump **,
+		    struct dk_err *);
+/* Number of files the dump was opened from (1 but for a set). */
+size_t		dk_nfiles(const struct dk_dump *);
+/* The name of file i of the dump (as given to the opener), or NULL. */
+const char     *dk_file(const struct dk_dump *, size_t i);
 /* Open a dump held in memory (tests, fuzzing); buf must outlive the dump. */
 enum dk_status	dk_open_mem(const void *buf, size_t len, const char *name,
 		    const struct dk_open_opts *, struct dk_dump **,
@@ -338,13 +350,19 @@ enum dk_status	dk_pa_offset(struct dk_dump *, uint64_t pa, uint64_t *off,
  * by dumpconv --drop-zero).  Reads return zeros.
  */
 #define	DK_OFF_ZERO	UINT64_MAX
+/*
+ * An offset that does not exist: the page is stored in a form read page
+ * by page (compressed), not as bytes of the file.  dk_read_pa reads it.
+ */
+#define	DK_OFF_PAGED	(UINT64_MAX - 1)
 
 /* A run of dumped pages, contiguous in physical memory and in the file. */
 struct dk_run {
 	uint64_t	pa;		/* first physical address */
 	uint64_t	len;		/* bytes */
 	uint64_t	offset;		/* file offset of the first byte, or
-					   DK_OFF_ZERO: a run of zeros */
+					   DK_OFF_ZERO: a run of zeros, or
+					   DK_OFF_PAGED: read it by address */
 };
 
 /* Iterator state for dk_run_next(); zero it to start. */

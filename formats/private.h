@@ -33,6 +33,8 @@ struct dk_src {
 					 * every read adds it (containers) */
 	uint64_t	 size;		/* bytes in the window */
 	const char	*name;		/* for messages only */
+	uint32_t	 index;		/* which file of a dump set (0: the
+					 * first); errors carry it (err->file) */
 };
 
 /*
@@ -48,6 +50,18 @@ enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
  */
 enum dk_status	dk_open_src(const struct dk_src *, const struct dk_open_opts *,
 		    struct dk_dump **, struct dk_err *);
+struct dk_format_ops;
+/*
+ * Open the n files at paths as a dump of format fmt, without probing
+ * (tests and fuzzers drive one format directly); fmt NULL probes.
+ */
+enum dk_status	dk_open_fmt(const struct dk_format_ops *fmt,
+		    const char *const *paths, size_t n,
+		    const struct dk_open_opts *, struct dk_dump **,
+		    struct dk_err *);
+/* Read from file i of d's set (0 is the first, before containers). */
+enum dk_status	dk_part_pread(const struct dk_dump *, size_t i, void *,
+		    size_t, uint64_t, const char *what, struct dk_err *);
 
 /* Parse a decimal, 0x-hex or 0-octal number; 0 or -1. */
 int		dk_parse_u64(const char *, uint64_t *);
@@ -566,10 +580,38 @@ struct dk_format_ops {
 	 */
 	int		(*kmap_next)(struct dk_dump *, struct dk_kmap_iter *,
 			    struct dk_kmap_run *, struct dk_err *);
+	/*
+	 * Optional, the page-read path: fill page (page_size bytes) with
+	 * the dumped page at the page-aligned pa, for formats that store
+	 * pages in a form with no file offset (compressed page by page);
+	 * pa_offset and run_next then give DK_OFF_PAGED for those pages.
+	 * dk_read_pa reads them through a small cache.
+	 */
+	enum dk_status	(*read_page)(struct dk_dump *, uint64_t pa, void *page,
+			    struct dk_err *);
+	/* Nonzero: a dump of this format may be several files (a set). */
+	int		 sets;
+};
+
+/*
+ * The page cache of the page-read path: DK_PCACHE_N pages, replaced in
+ * turn.  Page-table walks read a few words of the same page again and
+ * again, and a run is read in order: a handful of pages is enough.
+ */
+#define	DK_PCACHE_N	8
+struct dk_pcache {
+	uint8_t		*buf;		/* DK_PCACHE_N pages, or NULL */
+	uint64_t	 pa[DK_PCACHE_N];	/* UINT64_MAX: empty */
+	unsigned	 next;		/* the slot replaced next */
+	uint64_t	 hits, misses;	/* for the benchmark and the tests */
 };
 
 struct dk_dump {
 	struct dk_src		 src;		/* the innermost stream */
+	/* The files of a dump set as opened (part[0] is the first), or 0. */
+	struct dk_src		*part;
+	size_t			 npart;
+	struct dk_pcache	 pc;
 	int			 trace;
 	struct dk_layer		 layers[DK_MAX_LAYERS];	/* outermost first */
 	size_t			 nlayers;

@@ -17,10 +17,13 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 	uint8_t *p = buf;
 	size_t done = 0;
 
-	if (off > src->size || len > src->size - off)
-		return dk_err_at(err, DK_ETRUNC, src->name, off, "%s needs "
-		    "%zu bytes, but the file ends at %#jx", what, len,
+	if (off > src->size || len > src->size - off) {
+		dk_err_at(err, DK_ETRUNC, src->name, off, "%s needs %zu bytes, "
+		    "but the file ends at %#jx", what, len,
 		    (uintmax_t)src->size);
+		err->file = src->index;
+		return DK_ETRUNC;
+	}
 	if (src->fd < 0) {
 		memcpy(buf, src->mem + src->base + off, len);
 		return DK_OK;
@@ -35,11 +38,15 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 			dk_err_at(err, DK_ESYS, src->name, off + done,
 			    "reading %s: %s", what, strerror(errno));
 			err->sys_errno = errno;
+			err->file = src->index;
 			return DK_ESYS;
 		}
-		if (n == 0)
-			return dk_err_at(err, DK_ETRUNC, src->name, off + done,
+		if (n == 0) {
+			dk_err_at(err, DK_ETRUNC, src->name, off + done,
 			    "%s: file shrank while reading", what);
+			err->file = src->index;
+			return DK_ETRUNC;
+		}
 		done += (size_t)n;
 	}
 	return DK_OK;

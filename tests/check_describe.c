@@ -216,10 +216,10 @@ START_TEST(test_err_offset)
 	 * A minidump cut inside its pmap section [0x4000, 0x5000): the open
 	 * fails there, at the section's first byte.
 	 */
-	img_init(&im, 0x4800);
+	img_init(&im, 0x7000);
 	put_amd64_v3(&im, 0);
 	memset(&err, 0, sizeof(err));
-	ck_assert_int_eq(dk_open_mem(im.p, im.len, "cut", NULL, &d, &err),
+	ck_assert_int_eq(dk_open_mem(im.p, 0x4800, "cut", NULL, &d, &err),
 	    DK_ETRUNC);
 	ck_assert_uint_eq(err.offset, 0x4000);
 	ck_assert_ptr_nonnull(strstr(err.msg, "offset 0x4000:"));
