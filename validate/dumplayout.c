@@ -23,11 +23,7 @@
 
 #include "ctlayout.h"
 #include "dumpkit.h"
-#include "json.h"
-
-#define	EX_FINDINGS	1
-#define	EX_FILE		2
-#define	EX_USAGE_DK	3
+#include "tool.h"
 
 static const char usage_text[] =
 "usage: dumplayout list | abis\n"
@@ -69,6 +65,8 @@ static const char help_text[] =
 "1 unexpected differences, or a change of meaning; 2 a file could not\n"
 "be examined; 3 usage error.\n";
 
+static const struct tool tool = { "dumplayout", usage_text, help_text };
+
 struct opts {
 	const char	*abis;		/* space-separated, or NULL */
 	char		 abibuf[512];
@@ -78,15 +76,6 @@ struct opts {
 	int		 quiet;
 	int		 verbose;
 };
-
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "dumplayout: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage_text);
-	return EX_USAGE_DK;
-}
 
 static const struct dk_ctentry *
 find_header(const char *name)
@@ -141,13 +130,6 @@ parse_abis(struct opts *o, const char *arg)
 	return 0;
 }
 
-static const char *
-endian_name(enum dk_endian e)
-{
-	return e == DK_BE ? "big-endian" : e == DK_LE ? "little-endian" :
-	    "unknown";
-}
-
 /* ---------------------------------------------------------------------- */
 /* list, abis                                                             */
 
@@ -169,9 +151,7 @@ cmd_list(const struct opts *o)
 	struct json j;
 
 	if (o->json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumplayout");
+		tool_json_open(&j, &tool, 0);
 		json_begin(&j, "headers", 1);
 	}
 	for (size_t i = 0; i < dk_ctreg_count(); i++) {
@@ -198,7 +178,7 @@ cmd_list(const struct opts *o)
 		json_end(&j, 1);
 		json_end(&j, 0);
 	}
-	return 0;
+	return TOOL_OK;
 }
 
 static int
@@ -207,9 +187,7 @@ cmd_abis(const struct opts *o)
 	struct json j;
 
 	if (o->json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumplayout");
+		tool_json_open(&j, &tool, 0);
 		json_begin(&j, "abis", 1);
 	} else
 		printf("%-12s %-6s %-5s %-5s %-5s %-5s %-6s %-3s %-3s %-3s  "
@@ -222,7 +200,7 @@ cmd_abis(const struct opts *o)
 			json_begin(&j, NULL, 0);
 			json_str(&j, "name", a->name);
 			json_str(&j, "desc", a->desc);
-			json_str(&j, "endian", endian_name(a->endian));
+			json_str(&j, "endian", tool_endian_name(a->endian));
 			json_bool(&j, "freebsd", a->freebsd);
 			json_u64(&j, "long_size", a->c_long.size);
 			json_u64(&j, "long_long_align", a->c_llong.align);
@@ -251,7 +229,7 @@ cmd_abis(const struct opts *o)
 		printf("(size/align in bytes; u64: uint64_t inside a struct; "
 		    "bsd: FreeBSD ran on it;\nvmo/vmp/vms: bytes of "
 		    "vm_offset_t, vm_paddr_t, vm_size_t)\n");
-	return 0;
+	return TOOL_OK;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -266,7 +244,7 @@ show_text(const struct dk_ctentry *e, unsigned v, const struct dk_ctabi *a,
 	size_t tsize = dk_layout_size(l, v);
 
 	printf("/* %s v%u on %s (%s), from %s */\nstruct %s {\n", l->name, v,
-	    a->name, endian_name(a->endian), e->source, e->tag);
+	    a->name, tool_endian_name(a->endian), e->source, e->tag);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dk_ctmember *m = &r->m[i];
 		char decl[128], type[64];
@@ -313,7 +291,7 @@ show_json(struct json *j, const struct dk_ctentry *e, unsigned v,
 	json_str(j, "header", l->name);
 	json_u64(j, "version", v);
 	json_str(j, "abi", a->name);
-	json_str(j, "endian", endian_name(a->endian));
+	json_str(j, "endian", tool_endian_name(a->endian));
 	json_str(j, "struct", e->tag);
 	json_u64(j, "size", r->size);
 	json_u64(j, "align", r->align);
@@ -347,10 +325,10 @@ cmd_show(const struct opts *o, const char *name)
 	struct dk_err err;
 	struct json j;
 	uint16_t vs;
-	int rc = 0, shown = 0;
+	int rc = TOOL_OK, shown = 0;
 
 	if (e == NULL)
-		return EX_USAGE_DK;
+		return TOOL_USAGE;
 	l = e->layout();
 	vs = dk_ct_versions(l);
 	if (o->hversion >= 0 && (o->hversion > 15 ||
@@ -359,12 +337,10 @@ cmd_show(const struct opts *o, const char *name)
 		    l->name, o->hversion);
 		print_versions(stderr, vs);
 		fprintf(stderr, ")\n");
-		return EX_USAGE_DK;
+		return TOOL_USAGE;
 	}
 	if (o->json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumplayout");
+		tool_json_open(&j, &tool, 0);
 		json_begin(&j, "layouts", 1);
 	}
 	for (unsigned v = 0; v < 16; v++) {
@@ -384,7 +360,7 @@ cmd_show(const struct opts *o, const char *name)
 				continue;
 			if (dk_ct_compute(l, v, a, &r, &err) != DK_OK) {
 				fprintf(stderr, "dumplayout: %s\n", err.msg);
-				rc = EX_FINDINGS;
+				rc = TOOL_NEGATIVE;
 				continue;
 			}
 			if (o->json)
@@ -454,12 +430,9 @@ cmd_check(const struct opts *o, char **names, int nnames)
 
 	for (int i = 0; i < nnames; i++)
 		if (find_header(names[i]) == NULL)
-			return EX_USAGE_DK;
+			return TOOL_USAGE;
 	if (o->json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumplayout");
-		json_str(&j, "version", dumpkit_version());
+		tool_json_open(&j, &tool, 1);
 		json_begin(&j, "findings", 1);
 		c.j = &j;
 	}
@@ -488,14 +461,13 @@ cmd_check(const struct opts *o, char **names, int nnames)
 		json_u64(&j, "layouts", nlay);
 		json_u64(&j, "known", c.known);
 		json_u64(&j, "unexpected", c.unknown);
-		json_u64(&j, "exit", c.unknown ? EX_FINDINGS : 0);
-		json_end(&j, 0);
+		tool_json_exit(&j, c.unknown ? TOOL_NEGATIVE : TOOL_OK);
 	} else
 		printf("check: %zu header%s, %zu layouts (version x ABI), "
 		    "%zu known difference%s, %zu unexpected\n", nh,
 		    nh == 1 ? "" : "s", nlay, c.known,
 		    c.known == 1 ? "" : "s", c.unknown);
-	return c.unknown ? EX_FINDINGS : 0;
+	return c.unknown ? TOOL_NEGATIVE : TOOL_OK;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -596,10 +568,10 @@ cmd_c(const struct opts *o, int emit_c)
 {
 	const struct dk_ctabi *a;
 	const char *t;
-	int rc = 0;
+	int rc = TOOL_OK;
 
 	if (o->abis == NULL || strchr(o->abis, ' ') != NULL)
-		return usage_error("%s: expected exactly one --abi",
+		return tool_usage_error(&tool, "%s: expected exactly one --abi",
 		    emit_c ? "c" : "offsets");
 	a = dk_ctabi_by_name(o->abis);
 	if (emit_c) {
@@ -626,7 +598,7 @@ cmd_c(const struct opts *o, int emit_c)
 			for (unsigned v = 0; v < 16; v++)
 				if ((vs & DK_V(v)) && one_struct(e, v, a,
 				    emit_c) != 0)
-					rc = EX_FINDINGS;
+					rc = TOOL_NEGATIVE;
 		}
 	return rc;
 }
@@ -1023,7 +995,7 @@ cmd_compare(const struct opts *o, const char *old, const char *new)
 	struct dk_err err;
 	struct cmpout c = { .o = o };
 	struct json j;
-	int rc = 0;
+	int rc = TOOL_OK;
 
 	a = calloc(1, sizeof(*a));
 	b = calloc(1, sizeof(*b));
@@ -1031,13 +1003,13 @@ cmd_compare(const struct opts *o, const char *old, const char *new)
 		fprintf(stderr, "dumplayout: out of memory\n");
 		free(a);
 		free(b);
-		return EX_FILE;
+		return TOOL_UNUSABLE;
 	}
 	a->path = old;
 	b->path = new;
 	if (load_side(a, o, &err) != 0 || load_side(b, o, &err) != 0) {
 		fprintf(stderr, "dumplayout: %s\n", err.msg);
-		rc = err.code == DK_EAMBIG ? EX_USAGE_DK : EX_FILE;
+		rc = err.code == DK_EAMBIG ? TOOL_USAGE : TOOL_UNUSABLE;
 		goto out;
 	}
 	if (strcmp(a->info->format, b->info->format) != 0 ||
@@ -1046,20 +1018,18 @@ cmd_compare(const struct opts *o, const char *old, const char *new)
 		    "dump: compare takes two dumps of one format and "
 		    "architecture\n", old, a->info->format, a->info->arch,
 		    new, b->info->format, b->info->arch);
-		rc = EX_USAGE_DK;
+		rc = TOOL_USAGE;
 		goto out;
 	}
 	if (a->hdr.n == 0 || b->hdr.n == 0) {
 		fprintf(stderr, "dumplayout: %s: the library gives no header "
 		    "fields for %s dumps\n", a->hdr.n == 0 ? old : new,
 		    a->info->format);
-		rc = EX_FILE;
+		rc = TOOL_UNUSABLE;
 		goto out;
 	}
 	if (o->json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumplayout");
+		tool_json_open(&j, &tool, 0);
 		json_str(&j, "old", old);
 		json_str(&j, "new", new);
 		json_str(&j, "format", a->info->format);
@@ -1076,9 +1046,9 @@ cmd_compare(const struct opts *o, const char *old, const char *new)
 	} else
 		printf("OLD %s: %s %s v%u, %s\nNEW %s: %s %s v%u, %s\n", old,
 		    a->info->format, a->info->arch, a->info->version,
-		    endian_name(a->info->endian), new, b->info->format,
+		    tool_endian_name(a->info->endian), new, b->info->format,
 		    b->info->arch, b->info->version,
-		    endian_name(b->info->endian));
+		    tool_endian_name(b->info->endian));
 	if (a->kdh.n != 0 && b->kdh.n != 0) {
 		c.what = "kerneldumpheader";
 		if (!o->json)
@@ -1103,14 +1073,13 @@ cmd_compare(const struct opts *o, const char *old, const char *new)
 		    b->info->version, "field", "OLD off+sz", "NEW off+sz",
 		    "verdict", "values");
 	compare_fields(&c, &a->hdr, &b->hdr);
-	rc = c.worst == V_MEANING ? EX_FINDINGS : 0;
+	rc = c.worst == V_MEANING ? TOOL_NEGATIVE : TOOL_OK;
 	if (o->json) {
 		json_end(&j, 1);
 		json_str(&j, "verdict", verdict_names[c.worst]);
 		json_u64(&j, "meaning_changes", c.nmeaning);
 		json_u64(&j, "padding_differences", c.npadding);
-		json_u64(&j, "exit", (uint64_t)rc);
-		json_end(&j, 0);
+		tool_json_exit(&j, rc);
 	} else
 		printf("verdict: %s (%zu field%s change meaning, %zu padding "
 		    "range%s differ)\n", verdict_names[c.worst], c.nmeaning,
@@ -1136,9 +1105,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_LONGOPTS_END
 	};
 	struct opts o = { .hversion = -1 };
 	const char *cmd;
@@ -1152,17 +1119,18 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'a':
 			if (parse_abis(&o, optarg) != 0)
-				return usage_error("--abi: expected ABI names "
-				    "separated by commas, found '%s'", optarg);
+				return tool_usage_error(&tool, "--abi: "
+				    "expected ABI names separated by commas, "
+				    "found '%s'", optarg);
 			break;
 		case 'n':
 			errno = 0;
 			o.hversion = (int)strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
 			    o.hversion < 0 || o.hversion > 15)
-				return usage_error("--header-version: expected "
-				    "a number from 0 to 15, found '%s'",
-				    optarg);
+				return tool_usage_error(&tool,
+				    "--header-version: expected a number from "
+				    "0 to 15, found '%s'", optarg);
 			break;
 		case 'A':
 			o.arch = optarg;
@@ -1176,26 +1144,12 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'h':
-			printf("%s\n%s", usage_text, help_text);
-			return 0;
-		case 'V':
-			printf("dumplayout (dumpkit) %s\n", dumpkit_version());
-			return 0;
 		default:
-			if (optopt != 0)
-				fprintf(stderr, "dumplayout: -%c: unknown "
-				    "option or missing argument\n%s", optopt,
-				    usage_text);
-			else
-				fprintf(stderr, "dumplayout: %s: unknown "
-				    "option or missing argument\n%s",
-				    argv[optind - 1], usage_text);
-			return EX_USAGE_DK;
+			return tool_option(&tool, c, argv);
 		}
 	}
 	if (optind == argc)
-		return usage_error("expected a command%s", "");
+		return tool_usage_error(&tool, "expected a command");
 	cmd = argv[optind];
 	args = argv + optind + 1;
 	nargs = argc - optind - 1;
@@ -1214,7 +1168,7 @@ main(int argc, char **argv)
 	else if (strcmp(cmd, "offsets") == 0 && nargs == 0)
 		rc = cmd_c(&o, 0);
 	else
-		return usage_error("unknown command, or wrong number of "
-		    "arguments: '%s'", cmd);
-	return fflush(stdout) == 0 ? rc : EX_FILE;
+		return tool_usage_error(&tool, "unknown command, or wrong "
+		    "number of arguments: '%s'", cmd);
+	return fflush(stdout) == 0 ? rc : TOOL_UNUSABLE;
 }
