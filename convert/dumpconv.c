@@ -19,10 +19,8 @@
 
 #include "compress.h"
 #include "minidump.h"
-#include "../validate/json.h"
+#include "../validate/tool.h"
 
-#define	EX_FAIL_DK	2
-#define	EX_USAGE_DK	3
 #define	PROGRESS_MIN	(256ull << 20)	/* show progress above this size */
 
 static const char usage_text[] =
@@ -74,6 +72,8 @@ static const char help_text[] =
 "\n"
 "Exit status: 0 converted, 2 the input could not be read or the output\n"
 "written, 3 usage error.\n";
+
+static const struct tool tool = { "dumpconv", usage_text, help_text };
 
 struct opts {
 	int		 native;	/* --to native */
@@ -222,11 +222,11 @@ to_tar(const struct opts *o)
 	}
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
-		return err.code == DK_EINVAL ? EX_USAGE_DK : EX_FAIL_DK;
+		return err.code == DK_EINVAL ? TOOL_USAGE : TOOL_UNUSABLE;
 	}
 	if (o->verbose && !to_stdout)
 		printf("%s: the text dump's tar archive\n", o->out);
-	return 0;
+	return TOOL_OK;
 }
 
 /* --info --json: the same facts as the text, one JSON object. */
@@ -238,8 +238,7 @@ info_json(struct dk_dump *d, const struct opts *o,
 	const struct dk_kdh_info *k = dk_kdh(d);
 	struct json j;
 
-	json_init(&j, stdout);
-	json_begin(&j, NULL, 0);
+	json_open(&j, stdout, 0);
 	json_begin(&j, "input", 0);
 	json_str(&j, "path", o->in);
 	json_str(&j, "format", in->format);
@@ -299,7 +298,7 @@ info_json(struct dk_dump *d, const struct opts *o,
 	    dk_comp_name(o->compress) : NULL);
 	json_end(&j, 0);
 	json_end(&j, 0);
-	return 0;
+	return TOOL_OK;
 }
 
 static int
@@ -312,7 +311,7 @@ info(struct dk_dump *d, const struct opts *o)
 	if (o->json) {
 		if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
 			fprintf(stderr, "dumpconv: %s\n", err.msg);
-			return EX_FAIL_DK;
+			return TOOL_UNUSABLE;
 		}
 		return info_json(d, o, &p);
 	}
@@ -328,7 +327,7 @@ info(struct dk_dump *d, const struct opts *o)
 	    (uintmax_t)in->npages, (uintmax_t)in->npages_present);
 	if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
-		return EX_FAIL_DK;
+		return TOOL_UNUSABLE;
 	}
 	if (o->native) {
 		/* A portable file's native format is its source's. */
@@ -339,7 +338,7 @@ info(struct dk_dump *d, const struct opts *o)
 		if (o->compress != DK_COMP_NONE)
 			printf("compression:  %s, one stream\n",
 			    dk_comp_name(o->compress));
-		return 0;
+		return TOOL_OK;
 	}
 	printf("output:       portable ELF minidump, ELFCLASS64 %s\n",
 	    in->endian == DK_BE ? "big-endian" : "little-endian");
@@ -355,7 +354,7 @@ info(struct dk_dump *d, const struct opts *o)
 	if (o->compress != DK_COMP_NONE)
 		printf("compression:  %s, one stream (the file size above is "
 		    "before it)\n", dk_comp_name(o->compress));
-	return 0;
+	return TOOL_OK;
 }
 
 static int
@@ -371,7 +370,7 @@ convert(struct dk_dump *d, const struct opts *o)
 
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
-		return EX_FAIL_DK;
+		return TOOL_UNUSABLE;
 	}
 	if (!to_stdout)
 		catch_fatal_signals(out.tmp);
@@ -414,7 +413,7 @@ convert(struct dk_dump *d, const struct opts *o)
 			fprintf(stderr, "dumpconv: %s\n", err.msg);
 		else
 			fprintf(stderr, "dumpconv: %s: %s\n", o->in, err.msg);
-		return EX_FAIL_DK;
+		return TOOL_UNUSABLE;
 	}
 	if (o->verbose)
 		fprintf(stderr, "dumpconv: %s -> %s: %s, %ju bytes\n", o->in,
@@ -428,7 +427,7 @@ convert(struct dk_dump *d, const struct opts *o)
 		    dk_comp_name(o->compress), (uintmax_t)zout);
 	}
 	dk_zout_free(z);
-	return 0;
+	return TOOL_OK;
 }
 
 int
@@ -447,9 +446,7 @@ main(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
 	struct dk_dump *d;
@@ -466,13 +463,10 @@ main(int argc, char **argv)
 				o.native = 1;
 			else if (strcmp(optarg, "tar") == 0)
 				o.tar = 1;
-			else if (strcmp(optarg, "elf") != 0) {
-				fprintf(stderr, "dumpconv: --to: expected elf "
-				    "or native (or tar for a text dump), found "
-				    "'%s'\n%s", optarg,
-				    usage_text);
-				return EX_USAGE_DK;
-			}
+			else if (strcmp(optarg, "elf") != 0)
+				return tool_usage_error(&tool, "--to: expected "
+				    "elf or native (or tar for a text dump), "
+				    "found '%s'", optarg);
 			break;
 		case 'o':
 			o.out = optarg;
@@ -488,12 +482,10 @@ main(int argc, char **argv)
 			break;
 		case 'z':
 			if ((o.compress = dk_comp_by_name(optarg)) ==
-			    DK_COMP_NONE) {
-				fprintf(stderr, "dumpconv: --compress: expected "
-				    "gzip, zstd or xz, found '%s'\n%s", optarg,
-				    usage_text);
-				return EX_USAGE_DK;
-			}
+			    DK_COMP_NONE)
+				return tool_usage_error(&tool, "--compress: "
+				    "expected gzip, zstd or xz, found '%s'",
+				    optarg);
 			break;
 		case 'i':
 			o.info = 1;
@@ -513,27 +505,15 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'h':
-			printf("%s\n%s", usage_text, help_text);
-			return 0;
-		case 'V':
-			printf("dumpconv (dumpkit) %s\n", dumpkit_version());
-			return 0;
 		default:
-			fprintf(stderr, "%s", usage_text);
-			return EX_USAGE_DK;
+			return tool_option(&tool, c, argv);
 		}
 	}
-	if (argc - optind != 1 || (!o.info && o.out == NULL)) {
-		fprintf(stderr, "dumpconv: expected one INPUT%s\n%s",
-		    o.info ? "" : " and -o OUTPUT", usage_text);
-		return EX_USAGE_DK;
-	}
-	if (o.json && !o.info) {
-		fprintf(stderr, "dumpconv: --json goes with --info\n%s",
-		    usage_text);
-		return EX_USAGE_DK;
-	}
+	if (argc - optind != 1 || (!o.info && o.out == NULL))
+		return tool_usage_error(&tool, "expected one INPUT%s", o.info ?
+		    "" : " and -o OUTPUT");
+	if (o.json && !o.info)
+		return tool_usage_error(&tool, "--json goes with --info");
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return to_tar(&o);
@@ -545,8 +525,7 @@ main(int argc, char **argv)
 		if (o.info && !o.json && dk_kdh_read(o.in, &k, &e2) == DK_OK)
 			print_kdh(&k);
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
-		return err.code == DK_EINVAL || err.code == DK_EAMBIG ?
-		    EX_USAGE_DK : EX_FAIL_DK;
+		return tool_open_exit(err.code);
 	}
 	rc = o.info ? info(d, &o) : convert(d, &o);
 	dk_close(d);

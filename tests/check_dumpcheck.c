@@ -97,7 +97,7 @@ nkinds(void)
 {
 	size_t n = 0;
 
-	while (fx_corruption_at(n) != NULL)
+	while (fx_corruption_at(n, FX_NATIVE | FX_PORTABLE) != NULL)
 		n++;
 	return n;
 }
@@ -181,7 +181,8 @@ START_TEST(test_dumpcheck_matrix)
 	if (dk_test_sampled_out(_i))
 		return;
 	size_t nk = nkinds(), vi = (size_t)_i / (2 * nk);
-	const struct fx_corruption *k = fx_corruption_at((size_t)_i / 2 % nk);
+	const struct fx_corruption *k = fx_corruption_at((size_t)_i / 2 % nk,
+	    FX_NATIVE | FX_PORTABLE);
 	int portable = _i % 2, found = 0, at = 0;
 	struct fx_dump f;
 	struct fx_expect x;
@@ -236,8 +237,8 @@ START_TEST(test_dumpcheck_census)
 		build(v, &f);
 		for (size_t k = 0; k < nk; k++)
 			for (int p = 0; p < 2; p++) {
-				if (fx_corruption_na(fx_corruption_at(k), &f,
-				    p) == NULL)
+				if (fx_corruption_na(fx_corruption_at(k,
+				    FX_NATIVE | FX_PORTABLE), &f, p) == NULL)
 					yes++;
 				else
 					no++;
@@ -361,7 +362,8 @@ START_TEST(test_dumpcheck_codes)
 	}
 	ck_assert_uint_ge(n, 30);
 	/* Every code a kind expects is in the table. */
-	for (size_t i = 0; (c = fx_corruption_at(i)) != NULL; i++) {
+	for (size_t i = 0; (c = fx_corruption_at(i, FX_NATIVE |
+	    FX_PORTABLE)) != NULL; i++) {
 		char code[64];
 		int ok = 0;
 

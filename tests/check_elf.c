@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "corrupt.h"
 #include "dkcheck.h"
 #include "gen_elf.h"
 #include "private.h"
@@ -666,7 +667,7 @@ on_finding(void *arg, const struct dk_finding *f)
 START_TEST(test_corruption_matrix)
 {
 	struct fx_elf_variant v;
-	const struct fx_elf_corruption *k;
+	const struct fx_corruption *k;
 	char core[300];
 	size_t n = 0;
 
@@ -688,17 +689,18 @@ START_TEST(test_corruption_matrix)
 		ck_assert_msg(s.errors == 0 && s.warnings == 0, "%s-%s clean: %d "
 		    "errors, %d warnings", v.arch, v.variant, s.errors,
 		    s.warnings);
-		for (size_t j = 0; (k = fx_elf_corruption_at(j)) != NULL; j++) {
+		for (size_t j = 0; (k = fx_corruption_at(j,
+		    FX_ELFCORE)) != NULL; j++) {
 			ck_assert_int_eq(fx_elf_write(&f, core, NULL, 1, &err),
 			    DK_OK);
-			s = (struct seen){ k->code, 0, 0, 0, 0 };
+			s = (struct seen){ k->codes, 0, 0, 0, 0 };
 			ck_assert_int_eq(fx_elf_corrupt(&f, core, k, &s.off,
 			    &err), DK_OK);
 			ck_assert_int_eq(dk_check(core, &co, &res, &err), DK_OK);
 			ck_assert_msg(s.hit == 1 && s.errors == 0 &&
 			    s.warnings == 0, "%s-%s %s: %d hits of %s at %#jx, "
 			    "%d other errors, %d warnings", v.arch, v.variant,
-			    k->name, s.hit, k->code, (uintmax_t)s.off,
+			    k->name, s.hit, k->codes, (uintmax_t)s.off,
 			    s.errors, s.warnings);
 			n++;
 		}

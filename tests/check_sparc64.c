@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "corrupt.h"
 #include "dkcheck.h"
 #include "gen_sparc64.h"
 #include "minidump.h"
@@ -739,7 +740,7 @@ END_TEST
 /* Each dumpgen --corrupt kind: dumpcheck's code at the kind's offset. */
 START_TEST(test_fixture_corrupt)
 {
-	const struct fx_sp64_corruption *k = fx_sp64_corruption_at(_i);
+	const struct fx_corruption *k = fx_corruption_at(_i, FX_SPARC64);
 	struct fx_opts o = { .arch = "sparc64", .mem = 32u << 20, .seed = 3,
 	    .sparse = 1 };
 	struct dk_check_opts co = { .arch = "sparc64", .finding = keep };
@@ -758,8 +759,8 @@ START_TEST(test_fixture_corrupt)
 	nfound = 0;
 	ck_assert_msg(dk_check(path, &co, &res, &err) == DK_OK, "%s",
 	    err.msg);
-	ck_assert_msg(has(k->code, off), "%s: no %s at %#jx (first: %s)",
-	    k->name, k->code, (uintmax_t)off, nfound ? found[0].code : "-");
+	ck_assert_msg(has(k->codes, off), "%s: no %s at %#jx (first: %s)",
+	    k->name, k->codes, (uintmax_t)off, nfound ? found[0].code : "-");
 	ck_assert_uint_ge(res.nerrors + res.nwarnings, 1);
 	unlink(path);
 	fx_sp64_free(&f);
@@ -787,7 +788,7 @@ sparc64_suite(void)
 	{
 		int nk = 0;
 
-		while (fx_sp64_corruption_at((size_t)nk) != NULL)
+		while (fx_corruption_at((size_t)nk, FX_SPARC64) != NULL)
 			nk++;
 		tcase_add_loop_test(fx, test_fixture_corrupt, 0, nk);
 	}

@@ -20,11 +20,7 @@
 
 #include "dkcheck.h"
 #include "dumpkit.h"
-#include "json.h"
-
-#define	EX_FINDINGS	1
-#define	EX_FILE		2
-#define	EX_USAGE_DK	3
+#include "tool.h"
 
 static const char usage_text[] =
 "usage: dumpcheck [--json] [--quick] [--pattern SEED] [--checksum]\n"
@@ -59,6 +55,8 @@ static const char help_text[] =
 "\n"
 "Exit status: 0 no error, 1 findings at error severity, 2 a file could\n"
 "not be examined, 3 usage error.\n";
+
+static const struct tool tool = { "dumpcheck", usage_text, help_text };
 
 struct opts {
 	int		 json;
@@ -173,8 +171,7 @@ check_one(const struct opts *o, struct json *j, const char *path)
 		fprintf(stderr, "dumpcheck: %s\n", err.msg);
 		if (j == NULL)
 			printf("%s: not examined\n", path);
-		return st == DK_EINVAL || st == DK_EAMBIG ? EX_USAGE_DK :
-		    EX_FILE;
+		return tool_open_exit(st);
 	}
 	if (j != NULL) {
 		json_str(j, "format", res.format);
@@ -221,7 +218,7 @@ check_one(const struct opts *o, struct json *j, const char *path)
 			    "data read\n", path, res.deep ? "" : "not ",
 			    (uintmax_t)res.bytes_read);
 	}
-	return res.nerrors > 0 ? EX_FINDINGS : 0;
+	return res.nerrors > 0 ? TOOL_NEGATIVE : TOOL_OK;
 }
 
 int
@@ -239,13 +236,11 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "list-codes", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_LONGOPTS_END
 	};
 	struct opts o = { .progress = 1 };
 	struct json j;
-	int c, rc = 0;
+	int c, rc = TOOL_OK;
 	char *end;
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
@@ -262,12 +257,10 @@ main(int argc, char **argv)
 		case 'p':
 			o.check.pattern = 1;
 			o.check.seed = strtoull(optarg, &end, 0);
-			if (*optarg == '\0' || *end != '\0' || *optarg == '-') {
-				fprintf(stderr, "dumpcheck: --pattern: expected "
-				    "a seed number, found '%s'\n%s", optarg,
-				    usage_text);
-				return EX_USAGE_DK;
-			}
+			if (*optarg == '\0' || *end != '\0' || *optarg == '-')
+				return tool_usage_error(&tool, "--pattern: "
+				    "expected a seed number, found '%s'",
+				    optarg);
 			break;
 		case 'c':
 			o.check.checksum = 1;
@@ -275,12 +268,10 @@ main(int argc, char **argv)
 		case 'm':
 			o.check.max_findings = strtoull(optarg, &end, 0);
 			if (*optarg == '\0' || *end != '\0' || *optarg == '-' ||
-			    o.check.max_findings == 0) {
-				fprintf(stderr, "dumpcheck: --max-findings: "
-				    "expected a count of at least 1, found "
-				    "'%s'\n%s", optarg, usage_text);
-				return EX_USAGE_DK;
-			}
+			    o.check.max_findings == 0)
+				return tool_usage_error(&tool,
+				    "--max-findings: expected a count of at "
+				    "least 1, found '%s'", optarg);
 			break;
 		case 'a':
 			o.check.arch = optarg;
@@ -299,48 +290,32 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			list_codes();
-			return 0;
-		case 'h':
-			printf("%s\n%s", usage_text, help_text);
-			return 0;
-		case 'V':
-			printf("dumpcheck (dumpkit) %s\n", dumpkit_version());
-			return 0;
+			return TOOL_OK;
 		default:
-			fprintf(stderr, "%s", usage_text);
-			return EX_USAGE_DK;
+			return tool_option(&tool, c, argv);
 		}
 	}
-	if (optind == argc) {
-		fprintf(stderr, "dumpcheck: expected at least one FILE\n%s",
-		    usage_text);
-		return EX_USAGE_DK;
-	}
-	if (o.check.quick && (o.check.pattern || o.check.checksum)) {
-		fprintf(stderr, "dumpcheck: --quick reads no page data: it "
-		    "cannot go with --pattern or --checksum\n%s", usage_text);
-		return EX_USAGE_DK;
-	}
+	if (optind == argc)
+		return tool_usage_error(&tool, "expected at least one FILE");
+	if (o.check.quick && (o.check.pattern || o.check.checksum))
+		return tool_usage_error(&tool, "--quick reads no page data: it "
+		    "cannot go with --pattern or --checksum");
 	if (o.json) {
-		json_init(&j, stdout);
-		json_begin(&j, NULL, 0);
-		json_str(&j, "tool", "dumpcheck");
-		json_str(&j, "version", dumpkit_version());
+		tool_json_open(&j, &tool, 1);
 		json_begin(&j, "files", 1);
 	}
 	for (int i = optind; i < argc; i++) {
 		int r = check_one(&o, o.json ? &j : NULL, argv[i]);
 
 		/* The worst status wins: usage, then trouble, then findings. */
-		if (r == EX_USAGE_DK || (r == EX_FILE && rc != EX_USAGE_DK) ||
-		    (r == EX_FINDINGS && rc == 0))
+		if (r == TOOL_USAGE || (r == TOOL_UNUSABLE &&
+		    rc != TOOL_USAGE) || (r == TOOL_NEGATIVE && rc == TOOL_OK))
 			rc = r;
 		fflush(stdout);
 	}
 	if (o.json) {
 		json_end(&j, 1);
-		json_u64(&j, "exit", (uint64_t)rc);
-		json_end(&j, 0);
+		tool_json_exit(&j, rc);
 	}
-	return fflush(stdout) == 0 ? rc : EX_FILE;
+	return fflush(stdout) == 0 ? rc : TOOL_UNUSABLE;
 }

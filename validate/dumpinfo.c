@@ -13,11 +13,7 @@
 #include <time.h>
 
 #include "dumpkit.h"
-#include "json.h"
-
-#define	EX_ADDR		1
-#define	EX_FILE		2
-#define	EX_USAGE_DK	3
+#include "tool.h"
 
 #define	MSGBUF_MAX	(4u << 20)	/* bytes of msgbuf scanned */
 #define	MSGBUF_LINES	10
@@ -47,6 +43,8 @@ static const char help_text[] =
 "could not be examined, 3 usage error.  DUMPKIT_TRACE=1 in the\n"
 "environment traces every parsing decision to stderr.\n";
 
+static const struct tool tool = { "dumpinfo", usage_text, help_text };
+
 struct opts {
 	int		 json;
 	int		 raw;
@@ -58,13 +56,6 @@ struct opts {
 	uint64_t	 len;
 	struct dk_open_opts open;
 };
-
-static const char *
-endian_name(enum dk_endian e)
-{
-	return e == DK_BE ? "big-endian" : e == DK_LE ? "little-endian" :
-	    "unknown";
-}
 
 static const char *
 decided_name(enum dk_decided d)
@@ -177,7 +168,7 @@ print_text(struct dk_dump *d, const struct opts *o)
 	printf("format:       %s version %u\n", in->format, in->version);
 	printf("architecture: %s (decided by %s: %s)\n", in->arch,
 	    decided_name(in->arch_by), in->arch_why);
-	printf("byte order:   %s\n", endian_name(in->endian));
+	printf("byte order:   %s\n", tool_endian_name(in->endian));
 	printf("page size:    %u\n", in->page_size);
 	printf("kernel map:   %#jx - %#jx\n", (uintmax_t)in->kernbase,
 	    (uintmax_t)in->kva_end);
@@ -298,14 +289,13 @@ print_json(struct dk_dump *d)
 	size_t n, i;
 	char *t;
 
-	json_init(&j, stdout);
-	json_begin(&j, NULL, 0);
+	json_open(&j, stdout, 0);
 	json_str(&j, "format", in->format);
 	json_u64(&j, "version", in->version);
 	json_str(&j, "arch", in->arch);
 	json_str(&j, "arch_decided_by", decided_name(in->arch_by));
 	json_str(&j, "arch_reason", in->arch_why);
-	json_str(&j, "byte_order", endian_name(in->endian));
+	json_str(&j, "byte_order", tool_endian_name(in->endian));
 	json_u64(&j, "page_size", in->page_size);
 	json_hex(&j, "kernbase", in->kernbase);
 	json_hex(&j, "kva_end", in->kva_end);
@@ -436,7 +426,7 @@ do_read(struct dk_dump *d, const struct opts *o)
 
 	if (buf == NULL) {
 		fprintf(stderr, "dumpinfo: out of memory\n");
-		return EX_FILE;
+		return TOOL_UNUSABLE;
 	}
 	if (o->read == 'p')
 		st = dk_read_pa(d, o->addr, buf, o->len, &err);
@@ -445,7 +435,7 @@ do_read(struct dk_dump *d, const struct opts *o)
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s: %s\n", o->path, err.msg);
 		free(buf);
-		return EX_ADDR;
+		return TOOL_NEGATIVE;
 	}
 	if (o->quiet)
 		;	/* readable: the exit status says so */
@@ -454,7 +444,7 @@ do_read(struct dk_dump *d, const struct opts *o)
 	else
 		hexdump(o->addr, buf, o->len);
 	free(buf);
-	return fflush(stdout) == 0 ? 0 : EX_FILE;
+	return fflush(stdout) == 0 ? TOOL_OK : TOOL_UNUSABLE;
 }
 
 int
@@ -469,14 +459,12 @@ main(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
 	struct dk_dump *d;
 	struct dk_err err;
-	int c, rc = 0;
+	int c, rc = TOOL_OK;
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
 	argv[0] = "dumpinfo";
@@ -489,13 +477,11 @@ main(int argc, char **argv)
 		case 'p':
 		case 'r':
 			if (o.read != 0 || parse_range(optarg, &o.addr,
-			    &o.len) != 0) {
-				fprintf(stderr, "dumpinfo: --read-%s: expected "
-				    "one ADDR[:LEN] (hex address, length up "
-				    "to %u), found '%s'\n%s", c == 'p' ? "pa" :
-				    "va", READ_MAX, optarg, usage_text);
-				return EX_USAGE_DK;
-			}
+			    &o.len) != 0)
+				return tool_usage_error(&tool, "--read-%s: "
+				    "expected one ADDR[:LEN] (hex address, "
+				    "length up to %u), found '%s'", c == 'p' ?
+				    "pa" : "va", READ_MAX, optarg);
 			o.read = c == 'p' ? 'p' : 'v';
 			break;
 		case 'R':
@@ -513,26 +499,16 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'h':
-			printf("%s\n%s", usage_text, help_text);
-			return 0;
-		case 'V':
-			printf("dumpinfo (dumpkit) %s\n", dumpkit_version());
-			return 0;
 		default:
-			fprintf(stderr, "%s", usage_text);
-			return EX_USAGE_DK;
+			return tool_option(&tool, c, argv);
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "dumpinfo: expected one FILE\n%s", usage_text);
-		return EX_USAGE_DK;
-	}
+	if (argc - optind != 1)
+		return tool_usage_error(&tool, "expected one FILE");
 	o.path = argv[optind];
 	if (dk_open(o.path, &o.open, &d, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
-		return err.code == DK_EINVAL || err.code == DK_EAMBIG ?
-		    EX_USAGE_DK : EX_FILE;
+		return tool_open_exit(err.code);
 	}
 	if (o.read != 0)
 		rc = do_read(d, &o);

@@ -15,6 +15,13 @@ json_init(struct json *j, FILE *fp)
 	j->first[0] = 1;
 }
 
+void
+json_open(struct json *j, FILE *fp, int array)
+{
+	json_init(j, fp);
+	json_begin(j, NULL, array);
+}
+
 static void
 quote(struct json *j, const char *s, size_t n)
 {

@@ -19,6 +19,8 @@ struct json {
 
 /* Start writing to fp. */
 void	json_init(struct json *, FILE *);
+/* Start a document on fp: its top-level object (array: 1) is open. */
+void	json_open(struct json *, FILE *, int array);
 /* Open an object or array; key is NULL inside an array or at the top. */
 void	json_begin(struct json *, const char *key, int array);
 /* Close the innermost object or array. */

@@ -1,11 +1,11 @@
 TOOLS	+= dumpinfo
 
-$(B)/bin/dumpinfo: $(B)/validate/dumpinfo.o $(JSON_OBJ) $(LIB)
+$(B)/bin/dumpinfo: $(B)/validate/dumpinfo.o $(TOOL_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 TOOLS	+= dumpcheck
 
-$(B)/bin/dumpcheck: $(B)/validate/dumpcheck.o $(JSON_OBJ) $(LIB)
+$(B)/bin/dumpcheck: $(B)/validate/dumpcheck.o $(TOOL_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
@@ -16,6 +16,9 @@ check-dumpcheck: $(B)/bin/dumpcheck $(B)/bin/dumpgen $(B)/bin/dumpconv
 TOOLS	+= dumplayout
 
 # The layout checker (issue 7): formats/ctlayout.c is its engine.
-$(B)/bin/dumplayout: $(B)/validate/dumplayout.o $(JSON_OBJ) $(LIB)
+# One binary, a file per job (validate/dumplayout.h).
+DUMPLAYOUT_OBJS = $(B)/validate/dumplayout.o $(B)/validate/dumplayout_abi.o \
+		  $(B)/validate/dumplayout_compare.o
+$(B)/bin/dumplayout: $(DUMPLAYOUT_OBJS) $(TOOL_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
