@@ -32,6 +32,11 @@ enum dk_elf_kind {
 	DK_ELF_NKINDS
 };
 
+/* Bytes of the largest structure (Elf64_Ehdr, Elf64_Shdr): any one fits. */
+#define	DK_ELF_MAXSZ	64
+/* Bytes of a note header, in either class (for buffers; see sizes[]). */
+#define	DK_NHDR_SIZE	12
+
 /*
  * The fields, one id each, grouped by structure in the order of the
  * ELF specification.  e_ident is not a field: it is bytes, copied.

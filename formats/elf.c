@@ -75,7 +75,7 @@ static const uint8_t sizes[DK_ELF_NKINDS][2] = {
 	[DK_ELF_EHDR] = { 52, 64 },
 	[DK_ELF_PHDR] = { 32, 56 },
 	[DK_ELF_SHDR] = { 40, 64 },
-	[DK_ELF_NHDR] = { 12, 12 },
+	[DK_ELF_NHDR] = { DK_NHDR_SIZE, DK_NHDR_SIZE },
 };
 
 /* The column of the table for EI_CLASS cls. */
@@ -233,7 +233,7 @@ dk_phdr_read(const struct dk_src *src, uint64_t off, unsigned cls,
     enum dk_endian e, struct dk_phdr *ph, const char *what,
     struct dk_err *err)
 {
-	uint8_t b[64];
+	uint8_t b[DK_ELF_MAXSZ];
 	enum dk_status st;
 
 	if ((st = dk_src_pread(src, b, dk_elf_size(DK_ELF_PHDR, cls), off,
@@ -300,7 +300,7 @@ dk_shdr_read(const struct dk_src *src, const struct dk_ehdr *eh, uint64_t i,
 {
 	unsigned cls = eh->ident[EI_CLASS];
 	uint64_t size = dk_elf_size(DK_ELF_SHDR, cls), off;
-	uint8_t b[64];
+	uint8_t b[DK_ELF_MAXSZ];
 	enum dk_status st;
 
 	if (eh->shentsize != size)
@@ -381,7 +381,7 @@ enum dk_status
 dk_note_next(struct dk_note_iter *it, struct dk_note *n, struct dk_err *err)
 {
 	size_t hs = dk_elf_size(DK_ELF_NHDR, ELFCLASS32);
-	uint8_t b[12];
+	uint8_t b[DK_NHDR_SIZE];
 	struct dk_nhdr h;
 	uint64_t off = it->off, left;
 	enum dk_status st;
