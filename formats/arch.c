@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bytes.h"
+#include "dkelf.h"
 #include "private.h"
 
 static const struct dk_arch arches[] = {
@@ -149,16 +149,18 @@ enum dk_status
 dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
     const struct dk_arch **ap, struct dk_err *err)
 {
+	unsigned need = dk_elf_off(DK_E_MACHINE, ELFCLASS32) +
+	    dk_elf_width(DK_E_MACHINE, ELFCLASS32);
 	enum dk_endian e;
 	uint16_t machine;
 	uint32_t flags;
 	size_t fo;
 
-	if (len < 20)
+	if (len < need)
 		return dk_err_off(err, DK_ETRUNC, len, "%s: offset %zu: the "
-		    "ELF header needs 20 bytes for e_machine, the file has "
-		    "%zu", name, len, len);
-	if (memcmp(eh, ELFMAG, SELFMAG) != 0)
+		    "ELF header needs %u bytes for e_machine, the file has "
+		    "%zu", name, len, need, len);
+	if (!dk_elf_magic(eh))
 		return dk_err_at(err, DK_EINVAL, name, 0, "expected the ELF "
 		    "magic 7f 45 4c 46 of a kernel image, found %02x %02x "
 		    "%02x %02x", eh[0], eh[1], eh[2], eh[3]);
@@ -170,10 +172,12 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 		return dk_err_off(err, DK_EINVAL, EI_DATA, "%s: offset %d: "
 		    "EI_DATA %u is neither LSB (1) nor MSB (2)", name, EI_DATA,
 		    eh[EI_DATA]);
-	machine = (uint16_t)dec_uint(eh + 18, 2, e);
-	/* e_flags: offset 36 in ELF32 headers, 48 in ELF64 ones. */
-	fo = eh[EI_CLASS] == ELFCLASS64 ? 48 : 36;
-	flags = len >= fo + 4 ? (uint32_t)dec_uint(eh + fo, 4, e) : 0;
+	machine = (uint16_t)dk_elf_get(eh, DK_E_MACHINE, eh[EI_CLASS], e);
+	/* e_flags (36 in ELF32 headers, 48 in ELF64 ones), if len has it. */
+	fo = dk_elf_off(DK_E_FLAGS, eh[EI_CLASS]) +
+	    dk_elf_width(DK_E_FLAGS, eh[EI_CLASS]);
+	flags = len >= fo ? (uint32_t)dk_elf_get(eh, DK_E_FLAGS, eh[EI_CLASS],
+	    e) : 0;
 	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++) {
 		if (arches[i].elf_machine == machine &&
 		    arches[i].elf_class == eh[EI_CLASS] &&

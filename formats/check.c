@@ -38,6 +38,7 @@
 #include "bytes.h"
 #include "compress.h"
 #include "dkcheck.h"
+#include "dkelf.h"
 #include "private.h"
 #include "sparc64.h"
 
@@ -52,8 +53,9 @@
 #define	CK_RADIX_LEVELS	4
 
 /* ELF portable format (docs/portable-elf-minidump.md). */
-#define	EM_EHDR		64
-#define	EM_PHDR		56
+#define	EM_CLASS	ELFCLASS64
+#define	EM_EHDR		dk_elf_size(DK_ELF_EHDR, EM_CLASS)
+#define	EM_PHDR		dk_elf_size(DK_ELF_PHDR, EM_CLASS)
 #define	EM_INFO		120
 #define	EM_NT_BASE	0x444b0000u
 #define	EM_NT_MAX	8
@@ -1490,39 +1492,39 @@ em_info(const struct emv *em, unsigned off, unsigned width)
 static enum dk_status
 em_identify(struct ck *c, struct emv *em)
 {
-	uint8_t eh[EM_EHDR] = { 0 }, ph[EM_PHDR], nh[20];
+	uint8_t eh[DK_ELF_MAXSZ] = { 0 }, nh[DK_NHDR_SIZE + 8];
 	size_t n = c->src.size < EM_EHDR ? (size_t)c->src.size : EM_EHDR;
+	struct dk_ehdr h;
+	struct dk_phdr ph;
+	struct dk_nhdr nt;
+	struct dk_err e;
 
-	if (n < 20 || rd(c, eh, n, 0) != 0 || memcmp(eh, ELFMAG, SELFMAG) != 0
-	    || eh[EI_CLASS] != ELFCLASS64 || (eh[EI_DATA] != ELFDATA2LSB &&
+	if (n < 20 || rd(c, eh, n, 0) != 0 || !dk_elf_magic(eh) ||
+	    eh[EI_CLASS] != EM_CLASS || (eh[EI_DATA] != ELFDATA2LSB &&
 	    eh[EI_DATA] != ELFDATA2MSB))
 		return DK_NOMATCH;
-	em->e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
-	if (dec_uint(eh + 16, 2, em->e) != ET_CORE)
+	em->e = dk_elf_endian(eh);
+	dk_ehdr_decode(eh, EM_CLASS, em->e, &h);	/* zeros past n */
+	if (h.type != ET_CORE)
 		return DK_NOMATCH;
 	if (n < EM_EHDR)
 		return DK_OK;		/* cut inside the ELF header */
-	em->phoff = dec_uint(eh + 32, 8, em->e);
-	em->phnum = dec_uint(eh + 56, 2, em->e);
-	if (em->phnum == PN_XNUM) {
-		uint64_t sh = dec_uint(eh + 40, 8, em->e);
-		uint8_t b[4];
-
-		if (sh <= c->src.size && c->src.size - sh >= 48 &&
-		    rd(c, b, 4, sh + 44) == 0)
-			em->phnum = dec_uint(b, 4, em->e);
-	}
+	em->phoff = h.phoff;
+	/* PN_XNUM: sh_info of section 0 if the file has it, else 0xffff. */
+	(void)dk_elf_phnum(&c->src, &h, &em->phnum, &e);
 	if (em->phoff > c->src.size || c->src.size - em->phoff < EM_PHDR)
 		return em->phoff == EM_EHDR ? DK_OK : DK_NOMATCH;
-	if (rd(c, ph, EM_PHDR, em->phoff) != 0 || dec_uint(ph, 4, em->e) !=
-	    PT_NOTE)
+	if (dk_phdr_read(&c->src, em->phoff, EM_CLASS, em->e, &ph, "data",
+	    &e) != DK_OK || ph.type != PT_NOTE)
 		return DK_NOMATCH;
-	em->noff = dec_uint(ph + 8, 8, em->e);
-	em->nsize = dec_uint(ph + 32, 8, em->e);
+	em->noff = ph.offset;
+	em->nsize = ph.filesz;
 	if (em->noff > c->src.size || c->src.size - em->noff < sizeof(nh))
 		return em->noff < (1u << 30) ? DK_OK : DK_NOMATCH;
-	if (rd(c, nh, sizeof(nh), em->noff) != 0 ||
-	    dec_uint(nh, 4, em->e) != 8 || memcmp(nh + 12, "dumpkit", 8) != 0)
+	if (rd(c, nh, sizeof(nh), em->noff) != 0)
+		return DK_NOMATCH;
+	dk_nhdr_decode(nh, em->e, &nt);
+	if (nt.namesz != 8 || memcmp(nh + DK_NHDR_SIZE, "dumpkit", 8) != 0)
 		return DK_NOMATCH;
 	return DK_OK;
 }
@@ -1531,101 +1533,101 @@ em_identify(struct ck *c, struct emv *em)
 static void
 em_header_check(struct ck *c, struct emv *em, const struct dk_arch *row)
 {
-	uint8_t eh[EM_EHDR];
-	static const struct { unsigned off, width; uint64_t want;
-	    const char *name; } f[] = {
-		{ EI_VERSION, 1, EV_CURRENT, "EI_VERSION" },
-		{ EI_OSABI, 1, ELFOSABI_NONE, "EI_OSABI" },
-		{ 20, 4, EV_CURRENT, "e_version" },
-		{ 32, 8, EM_EHDR, "e_phoff" },
-		{ 52, 2, EM_EHDR, "e_ehsize" },
-		{ 54, 2, EM_PHDR, "e_phentsize" },
-	};
+	uint8_t eh[DK_ELF_MAXSZ];
+	struct dk_ehdr h;
 
-	if (rd(c, eh, sizeof(eh), 0) != 0)
+	if (rd(c, eh, EM_EHDR, 0) != 0)
 		return;
-	for (size_t i = 0; i < DK_ARRAY_LEN(f); i++) {
-		uint64_t got = dec_uint(eh + f[i].off, f[i].width, em->e);
+	dk_ehdr_decode(eh, EM_CLASS, em->e, &h);
+	{
+		const struct { unsigned off; uint64_t got, want;
+		    const char *name; } f[] = {
+			{ EI_VERSION, eh[EI_VERSION], EV_CURRENT, "EI_VERSION" },
+			{ EI_OSABI, eh[EI_OSABI], ELFOSABI_NONE, "EI_OSABI" },
+#define	FIELD(id, v, want)						\
+	{ dk_elf_off(id, EM_CLASS), v, want, dk_elf_field(id)->name }
+			FIELD(DK_E_VERSION, h.version, EV_CURRENT),
+			FIELD(DK_E_PHOFF, h.phoff, EM_EHDR),
+			FIELD(DK_E_EHSIZE, h.ehsize, EM_EHDR),
+			FIELD(DK_E_PHENTSIZE, h.phentsize, EM_PHDR),
+#undef	FIELD
+		};
 
-		if (got != f[i].want)
-			emit(c, "elf.header", f[i].off, 1, "%s: expected %ju, "
-			    "found %ju", f[i].name, (uintmax_t)f[i].want,
-			    (uintmax_t)got);
+		for (size_t i = 0; i < DK_ARRAY_LEN(f); i++)
+			if (f[i].got != f[i].want)
+				emit(c, "elf.header", f[i].off, 1, "%s: "
+				    "expected %ju, found %ju", f[i].name,
+				    (uintmax_t)f[i].want, (uintmax_t)f[i].got);
 	}
 	if (row != NULL) {
-		uint64_t m = dec_uint(eh + 18, 2, em->e);
-		uint64_t fl = dec_uint(eh + 48, 4, em->e);
-
-		if (m != row->elf_machine)
-			emit(c, "elf.header", 18, 1, "e_machine: expected %u "
-			    "(%s, as the info note says), found %ju",
-			    row->elf_machine, row->name, (uintmax_t)m);
-		if (fl != row->elf_flags)
-			emit(c, "elf.header", 48, 1, "e_flags: expected %#x for "
-			    "%s, found %#jx", row->elf_flags, row->name,
-			    (uintmax_t)fl);
+		if (h.machine != row->elf_machine)
+			emit(c, "elf.header", dk_elf_off(DK_E_MACHINE,
+			    EM_CLASS), 1, "e_machine: expected %u (%s, as the "
+			    "info note says), found %ju", row->elf_machine,
+			    row->name, (uintmax_t)h.machine);
+		if (h.flags != row->elf_flags)
+			emit(c, "elf.header", dk_elf_off(DK_E_FLAGS, EM_CLASS),
+			    1, "e_flags: expected %#x for %s, found %#jx",
+			    row->elf_flags, row->name, (uintmax_t)h.flags);
 	}
 }
 
-/* Walk the notes of the PT_NOTE segment (what the file holds of it). */
+/*
+ * Walk the notes of the PT_NOTE segment (what the file holds of it: a
+ * header or a name the file's end cuts is no finding of its own, the
+ * truncation is one already).
+ */
 static void
 em_notes(struct ck *c, struct emv *em)
 {
-	uint64_t off = em->noff, end = em->noff + em->nsize;
+	struct dk_note_iter it;
+	struct dk_note n;
+	struct dk_err e;
+	enum dk_status st;
 
-	if (end > c->src.size)
-		end = c->src.size;
-	while (off < end) {
-		uint8_t nh[20];
-		uint64_t namesz, descsz, type, doff;
+	dk_note_iter_init(&it, &c->src, em->noff, em->noff + em->nsize, em->e,
+	    "the PT_NOTE segment");
+	while ((st = dk_note_next(&it, &n, &e)) == DK_OK) {
+		uint64_t type = n.type;
 
-		if (end - off < 12 || rd(c, nh, 12, off) != 0) {
-			if (em->noff + em->nsize <= c->src.size)
-				emit(c, "elf.note", off, 1, "a note header needs "
-				    "12 bytes, the PT_NOTE segment has %ju left",
-				    (uintmax_t)(end - off));
-			return;
+		if (n.namesz != 8 || memcmp(n.name, "dumpkit", 8) != 0 ||
+		    type <= EM_NT_BASE || type >= EM_NT_BASE + EM_NT_MAX)
+			continue;
+		type -= EM_NT_BASE;
+		if (em->nt_seen[type])
+			emit(c, "elf.note", n.off, 1, "a second dumpkit note "
+			    "of type %#jx (the first at %#jx)",
+			    (uintmax_t)(type + EM_NT_BASE),
+			    (uintmax_t)em->nt_off[type]);
+		else {
+			em->nt_seen[type] = 1;
+			em->nt_off[type] = n.desc_off;
+			em->nt_size[type] = n.descsz;
 		}
-		namesz = dec_uint(nh, 4, em->e);
-		descsz = dec_uint(nh + 4, 4, em->e);
-		type = dec_uint(nh + 8, 4, em->e);
-		doff = off + 12 + rnd(namesz, 4);
-		if (doff > em->noff + em->nsize || rnd(descsz, 4) >
-		    em->noff + em->nsize - doff) {
-			emit(c, "elf.note", off, 1, "note of type %#jx: name "
-			    "%ju and descriptor %ju bytes extend past the "
-			    "PT_NOTE segment's end at %#jx", (uintmax_t)type,
-			    (uintmax_t)namesz, (uintmax_t)descsz,
-			    (uintmax_t)(em->noff + em->nsize));
-			return;
-		}
-		if (namesz == 8 && off + 20 <= end && rd(c, nh + 12, 8,
-		    off + 12) == 0 && memcmp(nh + 12, "dumpkit", 8) == 0 &&
-		    type > EM_NT_BASE && type < EM_NT_BASE + EM_NT_MAX) {
-			type -= EM_NT_BASE;
-			if (em->nt_seen[type])
-				emit(c, "elf.note", off, 1, "a second dumpkit "
-				    "note of type %#jx (the first at %#jx)",
-				    (uintmax_t)(type + EM_NT_BASE),
-				    (uintmax_t)em->nt_off[type]);
-			else {
-				em->nt_seen[type] = 1;
-				em->nt_off[type] = doff;
-				em->nt_size[type] = descsz;
-			}
-		}
-		off = doff + rnd(descsz, 4);
 	}
+	if (st == DK_NOMATCH)
+		return;
+	if (st == DK_ECORRUPT && it.end - it.off >= DK_NHDR_SIZE)
+		emit(c, "elf.note", it.off, 1, "note of type %#jx: name %ju and "
+		    "descriptor %ju bytes extend past the PT_NOTE segment's "
+		    "end at %#jx", (uintmax_t)n.type, (uintmax_t)n.namesz,
+		    (uintmax_t)n.descsz, (uintmax_t)it.end);
+	else if (em->noff + em->nsize <= c->src.size)
+		emit(c, "elf.note", it.off, 1, "a note header needs 12 bytes, "
+		    "the PT_NOTE segment has %ju left",
+		    (uintmax_t)(it.end - it.off));
 }
 
 /* Read program header i into ph; 0 on success. */
 static int
-em_phdr(struct ck *c, const struct emv *em, uint64_t i, uint8_t *ph)
+em_phdr(struct ck *c, const struct emv *em, uint64_t i, struct dk_phdr *ph)
 {
 	uint64_t off = em->phoff + i * EM_PHDR;
+	struct dk_err e;
 
-	return off > c->src.size || c->src.size - off < EM_PHDR ? -1 :
-	    rd(c, ph, EM_PHDR, off);
+	return off > c->src.size || c->src.size - off < EM_PHDR ||
+	    dk_phdr_read(&c->src, off, EM_CLASS, em->e, ph, "data", &e) !=
+	    DK_OK ? -1 : 0;
 }
 
 /* The physical PT_LOADs against the runs of stored pages. */
@@ -1635,31 +1637,33 @@ em_segments(struct ck *c, struct emv *em, struct mdv *v)
 	uint64_t next = 0, pa, len, rank, nruns = 0, pend;
 	uint64_t nph = em->phnum;
 	size_t r = 0;
-	uint8_t ph[EM_PHDR];
+	struct dk_phdr ph;
 
 	/* Each PT_LOAD: inside the file, page-aligned. */
 	for (uint64_t i = 1; i < nph; i++) {
 		uint64_t po = em->phoff + i * EM_PHDR, off, fsz, msz;
 
-		if (em_phdr(c, em, i, ph) != 0)
+		if (em_phdr(c, em, i, &ph) != 0)
 			break;
-		if (dec_uint(ph, 4, em->e) != PT_LOAD)
+		if (ph.type != PT_LOAD)
 			continue;
-		off = dec_uint(ph + 8, 8, em->e);
-		fsz = dec_uint(ph + 32, 8, em->e);
-		msz = dec_uint(ph + 40, 8, em->e);
+		off = ph.offset;
+		fsz = ph.filesz;
+		msz = ph.memsz;
 		if (off > c->src.size || fsz > c->src.size - off)
 			emit(c, "elf.load-past-eof", po, 1, "program header "
 			    "%ju: PT_LOAD [%#jx, %#jx) extends past the end of "
 			    "the file at %#jx", (uintmax_t)i, (uintmax_t)off,
 			    (uintmax_t)(off + fsz), (uintmax_t)c->src.size);
 		if (v->ok && (off & (v->page - 1)) != 0)
-			emit(c, "elf.misaligned", po + 8, 1, "program header "
+			emit(c, "elf.misaligned", po + dk_elf_off(DK_P_OFFSET,
+			    EM_CLASS), 1, "program header "
 			    "%ju: p_offset %#jx is not a multiple of the page "
 			    "size %#jx", (uintmax_t)i, (uintmax_t)off,
 			    (uintmax_t)v->page);
 		if (fsz != msz)
-			emit(c, "elf.segment-mismatch", po + 32, 1, "program "
+			emit(c, "elf.segment-mismatch", po +
+			    dk_elf_off(DK_P_FILESZ, EM_CLASS), 1, "program "
 			    "header %ju: expected p_filesz = p_memsz, found "
 			    "%#jx and %#jx", (uintmax_t)i, (uintmax_t)fsz,
 			    (uintmax_t)msz);
@@ -1676,11 +1680,11 @@ em_segments(struct ck *c, struct emv *em, struct mdv *v)
 		if (rank + (len >> v->page_shift) > pend)
 			len = (pend - rank) << v->page_shift;
 		if (nruns < em->nphys && 1 + nruns < nph &&
-		    em_phdr(c, em, 1 + nruns, ph) == 0) {
-			uint64_t type = dec_uint(ph, 4, em->e);
-			uint64_t off = dec_uint(ph + 8, 8, em->e);
-			uint64_t paddr = dec_uint(ph + 24, 8, em->e);
-			uint64_t fsz = dec_uint(ph + 32, 8, em->e);
+		    em_phdr(c, em, 1 + nruns, &ph) == 0) {
+			uint64_t type = ph.type;
+			uint64_t off = ph.offset;
+			uint64_t paddr = ph.paddr;
+			uint64_t fsz = ph.filesz;
 			uint64_t want = em->data_off + (rank << v->page_shift);
 
 			if (type != PT_LOAD || paddr != pa || fsz != len ||
@@ -1727,8 +1731,8 @@ portable_raw(struct ck *c, struct dk_err *err)
 	c->portable = 1;
 	if (c->src.size < EM_EHDR) {
 		emit(c, "file.truncated", c->src.size, 1, "the file ends at "
-		    "%#jx, inside the 64-byte ELF header",
-		    (uintmax_t)c->src.size);
+		    "%#jx, inside the %u-byte ELF header",
+		    (uintmax_t)c->src.size, EM_EHDR);
 		return DK_OK;
 	}
 	if (em->phoff + (em->phnum ? em->phnum : 1) * EM_PHDR > c->src.size) {
@@ -2392,7 +2396,7 @@ virt_check(struct ck *c)
 	struct dk_dump *d = c->d;
 	uint64_t budget = 4 * d->info.npages + 1024;
 	struct acc bad = { 0, 0, "" };
-	uint8_t ph[EM_PHDR];
+	struct dk_phdr ph;
 
 	if (!em->ok || !(em->flags & 2))
 		return;
@@ -2400,13 +2404,12 @@ virt_check(struct ck *c)
 		uint64_t po = em->phoff + i * EM_PHDR, va, pa, off, len, got;
 		struct dk_err e;
 
-		if (em_phdr(c, em, i, ph) != 0 || dec_uint(ph, 4, em->e) !=
-		    PT_LOAD)
+		if (em_phdr(c, em, i, &ph) != 0 || ph.type != PT_LOAD)
 			continue;
-		off = dec_uint(ph + 8, 8, em->e);
-		va = dec_uint(ph + 16, 8, em->e);
-		pa = dec_uint(ph + 24, 8, em->e);
-		len = dec_uint(ph + 32, 8, em->e);
+		off = ph.offset;
+		va = ph.vaddr;
+		pa = ph.paddr;
+		len = ph.filesz;
 		/* 32-bit kernels: p_vaddr may be sign-extended (BFD's MIPS). */
 		if (d->arch->elf_class == ELFCLASS32)
 			va = (uint32_t)va;

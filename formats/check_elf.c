@@ -9,9 +9,10 @@
  * the file, with p_filesz = p_memsz, page-aligned offset, address and
  * size; the first segment at round_page(e_phoff + e_phnum * e_phentsize)
  * with the gap before it zero; the segments back to back in ascending
- * address order, disjoint in the file and in memory.  The program headers
- * are read with bytes.h here, independently of fmt_elf.c, so that a
- * reader bug and a checker bug do not hide each other.
+ * address order, disjoint in the file and in memory.  The headers are
+ * decoded with the ELF layer (elf.c), as everywhere, but the rules are
+ * checked here, independently of fmt_elf.c, so that a reader bug and a
+ * checker bug do not hide each other.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "dkelf.h"
 #include "private.h"
 
 #define	CE_PAGE		4096u
@@ -90,9 +91,8 @@ dk_elfcore_is(const struct dk_src *src)
 	if (src->size < sizeof(eh) ||
 	    dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", &err) != DK_OK)
 		return 0;
-	return memcmp(eh, ELFMAG, SELFMAG) == 0 &&
-	    eh[EI_OSABI] == ELFOSABI_STANDALONE &&
-	    dec_uint(eh + 16, 2, eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE) ==
+	return dk_elf_magic(eh) && eh[EI_OSABI] == ELFOSABI_STANDALONE &&
+	    dk_elf_get(eh, DK_E_TYPE, eh[EI_CLASS], dk_elf_endian(eh)) ==
 	    ET_CORE;
 }
 
@@ -102,9 +102,10 @@ dk_elfcore_check(const struct dk_src *src, dk_elfcore_emit_fn emit,
 {
 	struct ce c = { src, emit, arg, { 0 } };
 	uint8_t eh[64] = { 0 }, zero[512];
+	struct dk_ehdr h;
 	int c64;
 	enum dk_endian e;
-	unsigned ehsize, phentsize, w;
+	unsigned cls, ehsize, phentsize;
 	uint64_t phoff, phnum, phend, first, allones;
 	struct ce_seg *s = NULL;
 	size_t n = 0;
@@ -119,19 +120,21 @@ dk_elfcore_check(const struct dk_src *src, dk_elfcore_emit_fn emit,
 		    " or 2 (ELFCLASS64)", eh[EI_CLASS]);
 		return DK_OK;
 	}
-	c64 = eh[EI_CLASS] == ELFCLASS64;
-	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
-	w = c64 ? 8 : 4;
-	ehsize = c64 ? 64 : 52;
+	cls = eh[EI_CLASS];
+	c64 = cls == ELFCLASS64;
+	e = dk_elf_endian(eh);
+	ehsize = dk_elf_size(DK_ELF_EHDR, cls);
 	allones = c64 ? UINT64_MAX : UINT32_MAX;
+	/* What the file lacks of the header reads as zeros. */
+	dk_ehdr_decode(eh, cls, e, &h);
 	if (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB)
 		say(&c, K_IDENT, EI_DATA, "EI_DATA %u: expected 1 (LSB) or 2 "
 		    "(MSB)", eh[EI_DATA]);
-	if (eh[EI_VERSION] != EV_CURRENT || dec_uint(eh + 20, 4, e) !=
-	    EV_CURRENT)
-		say(&c, K_IDENT, eh[EI_VERSION] != EV_CURRENT ? EI_VERSION : 20,
-		    "EI_VERSION %u, e_version %ju: expected 1 (EV_CURRENT)",
-		    eh[EI_VERSION], (uintmax_t)dec_uint(eh + 20, 4, e));
+	if (eh[EI_VERSION] != EV_CURRENT || h.version != EV_CURRENT)
+		say(&c, K_IDENT, eh[EI_VERSION] != EV_CURRENT ? EI_VERSION :
+		    dk_elf_off(DK_E_VERSION, cls), "EI_VERSION %u, e_version "
+		    "%ju: expected 1 (EV_CURRENT)", eh[EI_VERSION],
+		    (uintmax_t)h.version);
 	if (src->size < ehsize) {
 		say(&c, K_PHDR, 0, "the ELF header needs %u bytes, the file has "
 		    "%ju", ehsize, (uintmax_t)src->size);
@@ -143,33 +146,35 @@ dk_elfcore_check(const struct dk_src *src, dk_elfcore_emit_fn emit,
 
 		if (dk_arch_from_elf_header(eh, ehsize, src->name, &a, &aerr)
 		    != DK_OK)
-			say(&c, K_IDENT, 18, "e_machine %ju with class %u, data "
-			    "%u: no FreeBSD architecture",
-			    (uintmax_t)dec_uint(eh + 18, 2, e), eh[EI_CLASS],
+			say(&c, K_IDENT, dk_elf_off(DK_E_MACHINE, cls),
+			    "e_machine %ju with class %u, data %u: no FreeBSD "
+			    "architecture", (uintmax_t)h.machine, eh[EI_CLASS],
 			    eh[EI_DATA]);
 		else
 			snprintf(st->arch, sizeof(st->arch), "%s", a->name);
 	}
-	phoff = dec_uint(eh + (c64 ? 32 : 28), w, e);
-	phentsize = (unsigned)dec_uint(eh + (c64 ? 54 : 42), 2, e);
-	phnum = dec_uint(eh + (c64 ? 56 : 44), 2, e);
-	if (dec_uint(eh + (c64 ? 52 : 40), 2, e) != ehsize)
-		say(&c, K_IDENT, c64 ? 52 : 40, "e_ehsize %ju: expected %u",
-		    (uintmax_t)dec_uint(eh + (c64 ? 52 : 40), 2, e), ehsize);
+	phoff = h.phoff;
+	phentsize = (unsigned)h.phentsize;
+	phnum = h.phnum;
+	if (h.ehsize != ehsize)
+		say(&c, K_IDENT, dk_elf_off(DK_E_EHSIZE, cls), "e_ehsize %ju: "
+		    "expected %u", (uintmax_t)h.ehsize, ehsize);
 	if (phoff != ehsize)
-		say(&c, K_IDENT, c64 ? 32 : 28, "e_phoff %#jx: the kernel puts "
-		    "the program headers right after the ELF header, at %#x",
-		    (uintmax_t)phoff, ehsize);
-	if (phentsize != (c64 ? 56u : 32u)) {
-		say(&c, K_IDENT, c64 ? 54 : 42, "e_phentsize %u: expected %u",
-		    phentsize, c64 ? 56 : 32);
+		say(&c, K_IDENT, dk_elf_off(DK_E_PHOFF, cls), "e_phoff %#jx: "
+		    "the kernel puts the program headers right after the ELF "
+		    "header, at %#x", (uintmax_t)phoff, ehsize);
+	if (phentsize != dk_elf_size(DK_ELF_PHDR, cls)) {
+		say(&c, K_IDENT, dk_elf_off(DK_E_PHENTSIZE, cls), "e_phentsize "
+		    "%u: expected %u", phentsize, dk_elf_size(DK_ELF_PHDR,
+		    cls));
 		return DK_OK;
 	}
 	phend = phoff + phnum * phentsize;
 	if (phnum == 0 || phoff > src->size || phend > src->size) {
-		say(&c, K_PHDR, c64 ? 32 : 28, "%ju program headers at %#jx "
-		    "end at %#jx; the file ends at %#jx", (uintmax_t)phnum,
-		    (uintmax_t)phoff, (uintmax_t)phend, (uintmax_t)src->size);
+		say(&c, K_PHDR, dk_elf_off(DK_E_PHOFF, cls), "%ju program "
+		    "headers at %#jx end at %#jx; the file ends at %#jx",
+		    (uintmax_t)phnum, (uintmax_t)phoff, (uintmax_t)phend,
+		    (uintmax_t)src->size);
 		return DK_OK;
 	}
 	st->phnum = phnum;
@@ -186,28 +191,29 @@ dk_elfcore_check(const struct dk_src *src, dk_elfcore_emit_fn emit,
 		return err->code;
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
-		const uint8_t *p = ph + i * phentsize;
 		uint64_t at = phoff + i * phentsize, off, va, pa, fs, ms, al;
+		struct dk_phdr p;
 
-		off = dec_uint(p + (c64 ? 8 : 4), w, e);
-		va = dec_uint(p + (c64 ? 16 : 8), w, e);
-		pa = dec_uint(p + (c64 ? 24 : 12), w, e);
-		fs = dec_uint(p + (c64 ? 32 : 16), w, e);
-		ms = dec_uint(p + (c64 ? 40 : 20), w, e);
-		al = dec_uint(p + (c64 ? 48 : 28), w, e);
-		if (dec_uint(p, 4, e) == CE_PT_DELTA)
+		dk_phdr_decode(ph + i * phentsize, cls, e, &p);
+		off = p.offset;
+		va = p.vaddr;
+		pa = p.paddr;
+		fs = p.filesz;
+		ms = p.memsz;
+		al = p.align;
+		if (p.type == CE_PT_DELTA)
 			continue;
-		if (dec_uint(p, 4, e) != PT_LOAD) {
+		if (p.type != PT_LOAD) {
 			say(&c, K_IDENT, at, "program header %ju has type %#jx: "
 			    "a full core has PT_LOADs (and arm's PT_DUMP_DELTA)"
-			    " only", (uintmax_t)i,
-			    (uintmax_t)dec_uint(p, 4, e));
+			    " only", (uintmax_t)i, (uintmax_t)p.type);
 			continue;
 		}
 		if (fs != ms)
-			say(&c, K_SIZE, at + (c64 ? 32 : 16), "PT_LOAD %ju: "
-			    "p_filesz %#jx differs from p_memsz %#jx",
-			    (uintmax_t)i, (uintmax_t)fs, (uintmax_t)ms);
+			say(&c, K_SIZE, at + dk_elf_off(DK_P_FILESZ, cls),
+			    "PT_LOAD %ju: p_filesz %#jx differs from p_memsz "
+			    "%#jx", (uintmax_t)i, (uintmax_t)fs,
+			    (uintmax_t)ms);
 		if (off % CE_PAGE || fs % CE_PAGE || (pa != allones &&
 		    pa % CE_PAGE) || (pa == allones && va % CE_PAGE) ||
 		    al != CE_PAGE)

@@ -10,12 +10,13 @@
  * p_paddr = its PA); powerpc "virtual" cores instead give each PT_LOAD
  * the kernel VA in p_vaddr and all-ones in p_paddr.
  *
- * The ELF header and program headers are decoded here with bytes.h, not
- * with libelf: the reader must work on a file descriptor read with pread
- * and on bytes in memory (dk_open_mem, the fuzzer) alike, libelf's
- * elf_memory would need a whole big dump in memory, and its elf_begin on
- * a descriptor buys nothing for two fixed-layout tables.  The kernel
- * image's symbols (kernel.c) are read with libelf.
+ * The ELF header and program headers are decoded with the library's ELF
+ * layer (elf.c, dkelf.h), not with libelf: the reader must work on a
+ * file descriptor read with pread and on bytes in memory (dk_open_mem,
+ * the fuzzer) alike, libelf's elf_memory would need a whole big dump in
+ * memory, and its elf_begin on a descriptor buys nothing for two
+ * fixed-layout tables.  The kernel image's symbols (kernel.c) are read
+ * with libelf.
  *
  * Physical reads go through the physical PT_LOADs (sorted by p_paddr;
  * overlapping ones are refused).  The segments are also the library's
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "dkelf.h"
 #include "private.h"
 
 #define	ELFC_PAGE_SHIFT		12		/* every full-core arch */
@@ -91,20 +93,6 @@ ext_off(const struct dk_elfcore *c, uint64_t pos)
 	    (x & ((1u << ELFC_PAGE_SHIFT) - 1));
 }
 
-/* The layout of the two ELF classes: offsets and widths of the fields. */
-struct elfc_class {
-	unsigned	ehsize, phentsize;
-	unsigned	e_phoff, e_phentsize, e_phnum, word;
-	unsigned	p_offset, p_vaddr, p_paddr, p_filesz, p_memsz;
-};
-
-static const struct elfc_class cls32 = {
-	52, 32, 28, 42, 44, 4, 4, 8, 12, 16, 20,
-};
-static const struct elfc_class cls64 = {
-	64, 56, 32, 54, 56, 8, 8, 16, 24, 32, 40,
-};
-
 static enum dk_status
 elfc_probe(const struct dk_src *src, struct dk_err *err)
 {
@@ -115,12 +103,11 @@ elfc_probe(const struct dk_src *src, struct dk_err *err)
 		return DK_NOMATCH;
 	if (dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", err) != DK_OK)
 		return err->code;
-	if (memcmp(eh, ELFMAG, SELFMAG) != 0 ||
-	    eh[EI_OSABI] != ELFOSABI_STANDALONE ||
+	if (!dk_elf_magic(eh) || eh[EI_OSABI] != ELFOSABI_STANDALONE ||
 	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
 		return DK_NOMATCH;
-	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
-	if (dec_uint(eh + 16, 2, e) != ET_CORE)
+	e = dk_elf_endian(eh);
+	if (dk_elf_get(eh, DK_E_TYPE, eh[EI_CLASS], e) != ET_CORE)
 		return DK_NOMATCH;
 	return DK_OK;
 }
@@ -310,20 +297,23 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
     const struct dk_open_opts *o, struct dk_err *err)
 {
 	const struct dk_arch *want;
+	unsigned machine;
 	enum dk_status st;
 
 	if ((st = dk_arch_from_elf_header(eh, len, d->src.name, &d->arch,
 	    err)) != DK_OK)
 		return st;
+	machine = (unsigned)dk_elf_get(eh, DK_E_MACHINE, eh[EI_CLASS],
+	    d->arch->endian);
 	if (d->arch->no_elfcore != NULL)
-		return dk_err_off(err, DK_EUNSUP, 18, "%s: offset 18: "
-		    "e_machine %u is %s: %s", d->src.name,
-		    (unsigned)dec_uint(eh + 18, 2, d->arch->endian),
-		    d->arch->name, d->arch->no_elfcore);
+		return dk_err_off(err, DK_EUNSUP, dk_elf_off(DK_E_MACHINE,
+		    eh[EI_CLASS]), "%s: offset %u: e_machine %u is %s: %s",
+		    d->src.name, dk_elf_off(DK_E_MACHINE, eh[EI_CLASS]),
+		    machine, d->arch->name, d->arch->no_elfcore);
 	d->info.arch_by = DK_BY_HEADER;
 	snprintf(d->arch_why, sizeof(d->arch_why), "the core's ELF header "
-	    "(e_machine %u, class %u, data %u)", (unsigned)dec_uint(eh + 18,
-	    2, d->arch->endian), eh[EI_CLASS], eh[EI_DATA]);
+	    "(e_machine %u, class %u, data %u)", machine, eh[EI_CLASS],
+	    eh[EI_DATA]);
 	if (o == NULL)
 		return DK_OK;
 	if (o->arch != NULL) {
@@ -433,11 +423,11 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
     struct dk_err *err)
 {
 	uint8_t eh[64];
-	const struct elfc_class *k;
+	struct dk_ehdr h;
 	struct dk_elfcore *c;
 	enum dk_endian e;
 	uint64_t phoff, phend, allones, first = UINT64_MAX, last = 0;
-	unsigned phentsize, phnum;
+	unsigned cls, ehsize, phentsize, phnum;
 	uint8_t *ph = NULL;
 	enum dk_status st;
 
@@ -453,35 +443,39 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 		return dk_err_off(err, DK_ECORRUPT, EI_CLASS, "%s: offset %d: "
 		    "expected EI_CLASS 1 (32-bit) or 2 (64-bit), found %u",
 		    d->src.name, EI_CLASS, eh[EI_CLASS]);
-	k = eh[EI_CLASS] == ELFCLASS64 ? &cls64 : &cls32;
-	if (hlen < k->ehsize)
+	cls = eh[EI_CLASS];
+	ehsize = dk_elf_size(DK_ELF_EHDR, cls);
+	if (hlen < ehsize)
 		return dk_err_at(err, DK_ETRUNC, d->src.name, hoff, "the ELF "
-		    "header needs %u bytes, there are %ju", k->ehsize,
+		    "header needs %u bytes, there are %ju", ehsize,
 		    (uintmax_t)hlen);
-	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
+	e = dk_elf_endian(eh);
 	if ((d->elf = c = calloc(1, sizeof(*c))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
-	c->is64 = k == &cls64;
+	c->is64 = cls == ELFCLASS64;
 	allones = c->is64 ? UINT64_MAX : UINT32_MAX;
-	if ((st = choose_row(d, eh, k->ehsize, o, err)) != DK_OK)
+	if ((st = choose_row(d, eh, ehsize, o, err)) != DK_OK)
 		return st;
-	phoff = dec_uint(eh + k->e_phoff, k->word, e);
-	phentsize = (unsigned)dec_uint(eh + k->e_phentsize, 2, e);
-	phnum = (unsigned)dec_uint(eh + k->e_phnum, 2, e);
-	if (phentsize != k->phentsize)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, k->e_phentsize,
-		    "expected e_phentsize %u for ELFCLASS%d, found %u",
-		    k->phentsize, c->is64 ? 64 : 32, phentsize);
+	dk_ehdr_decode(eh, cls, e, &h);
+	phoff = h.phoff;
+	phentsize = (unsigned)h.phentsize;
+	phnum = (unsigned)h.phnum;
+	if (phentsize != dk_elf_size(DK_ELF_PHDR, cls))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    dk_elf_off(DK_E_PHENTSIZE, cls), "expected e_phentsize %u "
+		    "for ELFCLASS%d, found %u", dk_elf_size(DK_ELF_PHDR, cls),
+		    c->is64 ? 64 : 32, phentsize);
 	if (phnum == 0 || phnum > ELFC_MAX_PHNUM)
 		return dk_err_at(err, phnum == 0 ? DK_ECORRUPT : DK_EUNSUP,
-		    d->src.name, k->e_phnum, "e_phnum %u: expected 1 to %u "
-		    "program headers", phnum, ELFC_MAX_PHNUM);
+		    d->src.name, dk_elf_off(DK_E_PHNUM, cls), "e_phnum %u: "
+		    "expected 1 to %u program headers", phnum, ELFC_MAX_PHNUM);
 	phend = phoff + (uint64_t)phnum * phentsize;
 	if (phoff > hlen || phend > hlen)
 		return dk_err_at(err, DK_ETRUNC, d->src.name,
-		    hoff + k->e_phoff, "the %u program headers at e_phoff "
-		    "%#jx end at %#jx, past the end of the %s at %#jx", phnum,
+		    hoff + dk_elf_off(DK_E_PHOFF, cls), "the %u program "
+		    "headers at e_phoff %#jx end at %#jx, past the end of the "
+		    "%s at %#jx", phnum,
 		    (uintmax_t)phoff, (uintmax_t)phend,
 		    data == UINT64_MAX ? "file" : "source header note",
 		    (uintmax_t)hlen);
@@ -501,24 +495,24 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 		return st;
 	}
 	for (unsigned i = 0; i < phnum; i++) {
-		const uint8_t *p = ph + (size_t)i * phentsize;
-		uint32_t type = (uint32_t)dec_uint(p, 4, e);
+		struct dk_phdr p;
 		struct elfc_seg s;
 		uint64_t vaddr;
 
+		dk_phdr_decode(ph + (size_t)i * phentsize, cls, e, &p);
 		s.phoff = hoff + phoff + (uint64_t)i * phentsize;
-		s.off = dec_uint(p + k->p_offset, k->word, e);
-		vaddr = dec_uint(p + k->p_vaddr, k->word, e);
-		s.addr = dec_uint(p + k->p_paddr, k->word, e);
-		s.filesz = dec_uint(p + k->p_filesz, k->word, e);
-		s.memsz = dec_uint(p + k->p_memsz, k->word, e);
-		if (type == ELFC_PT_DUMP_DELTA) {
+		s.off = p.offset;
+		vaddr = p.vaddr;
+		s.addr = p.paddr;
+		s.filesz = p.filesz;
+		s.memsz = p.memsz;
+		if (p.type == ELFC_PT_DUMP_DELTA) {
 			c->have_delta = 1;
 			c->delta_va = vaddr;
 			c->delta_pa = s.addr;
 			continue;
 		}
-		if (type != PT_LOAD || s.memsz == 0)
+		if (p.type != PT_LOAD || s.memsz == 0)
 			continue;
 		if (s.filesz > s.memsz || s.off + s.filesz < s.off) {
 			free(ph);
@@ -588,7 +582,7 @@ wrap:
 	d->info.format = "elf";
 	d->info.arch = d->arch->name;
 	d->info.arch_why = d->arch_why;
-	d->info.version = (uint32_t)dec_uint(eh + 20, 4, e);
+	d->info.version = (uint32_t)h.version;
 	d->info.endian = e;
 	d->info.page_size = (uint32_t)d->page_size;
 	if (c->have_delta)

@@ -16,22 +16,25 @@
  * conversion copies the metadata and one extent of page data, and the
  * native rebuild is byte for byte.
  *
- * Writing never goes through libelf: the headers are encoded here with
- * bytes.h, and pages are copied between the files' data extents (see
- * docs/portable-elf-minidump.md, section 8, for why).
+ * Writing never goes through libelf: the headers are encoded with the
+ * library's ELF layer (elf.c, dkelf.h), and pages are copied between the
+ * files' data extents (see docs/portable-elf-minidump.md, section 8, for
+ * why).
  */
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
+#include "dkelf.h"
 #include "minidump.h"
 #include "private.h"
 #include "sparc64.h"
 
-#define	EHDR_SIZE	64
-#define	PHDR_SIZE	56
-#define	SHDR_SIZE	64
+#define	EM_CLASS	ELFCLASS64	/* whatever the source's class */
+#define	EHDR_SIZE	dk_elf_size(DK_ELF_EHDR, EM_CLASS)
+#define	PHDR_SIZE	dk_elf_size(DK_ELF_PHDR, EM_CLASS)
+#define	SHDR_SIZE	dk_elf_size(DK_ELF_SHDR, EM_CLASS)
 #define	NOTE_NAME	"dumpkit"
 #define	NOTE_NAMESZ	8
 #define	INFO_SIZE	120
@@ -77,32 +80,37 @@ align_up(uint64_t x, uint64_t a)
 static enum dk_status
 em_probe(const struct dk_src *src, struct dk_err *err)
 {
-	uint8_t eh[EHDR_SIZE], ph[PHDR_SIZE], nh[12 + NOTE_NAMESZ];
+	uint8_t eh[DK_ELF_MAXSZ], nh[DK_NHDR_SIZE + NOTE_NAMESZ];
+	struct dk_ehdr h;
+	struct dk_phdr ph;
+	struct dk_nhdr n;
 	enum dk_endian e;
 	uint64_t phoff, noff;
 
 	if (src->size < EHDR_SIZE)
 		return DK_NOMATCH;
-	if (dk_src_pread(src, eh, sizeof(eh), 0, "ELF header", err) != DK_OK)
+	if (dk_src_pread(src, eh, EHDR_SIZE, 0, "ELF header", err) != DK_OK)
 		return err->code;
-	if (memcmp(eh, ELFMAG, SELFMAG) != 0 || eh[EI_CLASS] != ELFCLASS64 ||
+	if (!dk_elf_magic(eh) || eh[EI_CLASS] != EM_CLASS ||
 	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB))
 		return DK_NOMATCH;
-	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
-	if (dec_uint(eh + 16, 2, e) != ET_CORE)
+	e = dk_elf_endian(eh);
+	dk_ehdr_decode(eh, EM_CLASS, e, &h);
+	if (h.type != ET_CORE)
 		return DK_NOMATCH;
-	phoff = dec_uint(eh + 32, 8, e);
+	phoff = h.phoff;
 	if (phoff > src->size || src->size - phoff < PHDR_SIZE ||
-	    dk_src_pread(src, ph, sizeof(ph), phoff, "program header", err) !=
-	    DK_OK || dec_uint(ph, 4, e) != PT_NOTE)
+	    dk_phdr_read(src, phoff, EM_CLASS, e, &ph, "program header",
+	    err) != DK_OK || ph.type != PT_NOTE)
 		return DK_NOMATCH;
-	noff = dec_uint(ph + 8, 8, e);
+	noff = ph.offset;
 	if (noff > src->size || src->size - noff < sizeof(nh) ||
 	    dk_src_pread(src, nh, sizeof(nh), noff, "note", err) != DK_OK)
 		return DK_NOMATCH;
-	if (dec_uint(nh, 4, e) != NOTE_NAMESZ ||
-	    memcmp(nh + 12, NOTE_NAME, NOTE_NAMESZ) != 0 ||
-	    dec_uint(nh + 8, 4, e) != NT_DK_BASE + NT_DK_INFO)
+	dk_nhdr_decode(nh, e, &n);
+	if (n.namesz != NOTE_NAMESZ ||
+	    memcmp(nh + DK_NHDR_SIZE, NOTE_NAME, NOTE_NAMESZ) != 0 ||
+	    n.type != NT_DK_BASE + NT_DK_INFO)
 		return DK_NOMATCH;
 	return DK_OK;
 }
@@ -118,54 +126,31 @@ static enum dk_status
 read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
     struct em_note *notes, struct dk_err *err)
 {
-	uint64_t end = off + size;
+	struct dk_note_iter it;
+	struct dk_note n;
+	enum dk_status st;
 
-	while (off < end) {
-		uint8_t nh[12], name[NOTE_NAMESZ];
-		uint64_t namesz, descsz, type, doff;
-		enum dk_status st;
+	dk_note_iter_init(&it, &d->src, off, off + size, e,
+	    "the PT_NOTE segment");
+	while ((st = dk_note_next(&it, &n, err)) == DK_OK) {
+		uint64_t type = n.type;
 
-		if (end - off < sizeof(nh))
-			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
-			    "a note header needs 12 bytes, the PT_NOTE "
-			    "segment has %ju left", (uintmax_t)(end - off));
-		if ((st = dk_src_pread(&d->src, nh, sizeof(nh), off, "note "
-		    "header", err)) != DK_OK)
-			return st;
-		namesz = dec_uint(nh, 4, e);
-		descsz = dec_uint(nh + 4, 4, e);
-		type = dec_uint(nh + 8, 4, e);
-		doff = off + 12 + align_up(namesz, 4);
-		if (doff > end || align_up(descsz, 4) > end - doff)
-			return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
-			    "note of type %ju (name %ju bytes, descriptor "
-			    "%ju) extends past the PT_NOTE segment's end at "
-			    "%#jx", (uintmax_t)type, (uintmax_t)namesz,
-			    (uintmax_t)descsz, (uintmax_t)end);
-		if (namesz == NOTE_NAMESZ) {
-			st = dk_src_pread(&d->src, name, sizeof(name), off + 12,
-			    "note name", err);
-			if (st != DK_OK)
-				return st;
-			if (memcmp(name, NOTE_NAME, NOTE_NAMESZ) == 0 &&
-			    type > NT_DK_BASE && type < NT_DK_BASE + NT_DK_MAX) {
-				type -= NT_DK_BASE;
-				if (notes[type].seen)
-					return dk_err_at(err, DK_ECORRUPT,
-					    d->src.name, off, "a second "
-					    "dumpkit note of type %ju",
-					    (uintmax_t)type);
-				notes[type].off = doff;
-				notes[type].size = descsz;
-				notes[type].seen = 1;
-				DK_TRACE(d, "note %ju at %#jx, %ju bytes",
-				    (uintmax_t)type, (uintmax_t)doff,
-				    (uintmax_t)descsz);
-			}
-		}
-		off = doff + align_up(descsz, 4);
+		if (n.namesz != NOTE_NAMESZ ||
+		    memcmp(n.name, NOTE_NAME, NOTE_NAMESZ) != 0 ||
+		    type <= NT_DK_BASE || type >= NT_DK_BASE + NT_DK_MAX)
+			continue;
+		type -= NT_DK_BASE;
+		if (notes[type].seen)
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, n.off,
+			    "a second dumpkit note of type %ju",
+			    (uintmax_t)type);
+		notes[type].off = n.desc_off;
+		notes[type].size = n.descsz;
+		notes[type].seen = 1;
+		DK_TRACE(d, "note %ju at %#jx, %ju bytes", (uintmax_t)type,
+		    (uintmax_t)n.desc_off, (uintmax_t)n.descsz);
 	}
-	return DK_OK;
+	return st == DK_NOMATCH ? DK_OK : st;
 }
 
 /*
@@ -215,8 +200,10 @@ static const struct em_kind *kind_by_id(uint32_t);
 static enum dk_status
 em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
-	uint8_t eh[EHDR_SIZE], ph[PHDR_SIZE], info[INFO_SIZE];
+	uint8_t eh[DK_ELF_MAXSZ], info[INFO_SIZE];
 	struct em_note notes[NT_DK_MAX] = { { 0, 0, 0 } };
+	struct dk_ehdr h;
+	struct dk_phdr ph;
 	const struct em_kind *kind;
 	const struct dk_arch *row;
 	struct em_ctx ctx;
@@ -225,22 +212,25 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	char arch[17];
 	enum dk_status st;
 
-	if ((st = dk_src_pread(&d->src, eh, sizeof(eh), 0, "ELF header",
+	if ((st = dk_src_pread(&d->src, eh, EHDR_SIZE, 0, "ELF header",
 	    err)) != DK_OK)
 		return st;
-	e = eh[EI_DATA] == ELFDATA2MSB ? DK_BE : DK_LE;
-	phoff = dec_uint(eh + 32, 8, e);
-	if (dec_uint(eh + 54, 2, e) != PHDR_SIZE)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, 0x36,
-		    "expected e_phentsize 56, found %ju",
-		    (uintmax_t)dec_uint(eh + 54, 2, e));
-	if ((st = dk_src_pread(&d->src, ph, sizeof(ph), phoff, "program "
+	e = dk_elf_endian(eh);
+	dk_ehdr_decode(eh, EM_CLASS, e, &h);
+	phoff = h.phoff;
+	if (h.phentsize != PHDR_SIZE)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    dk_elf_off(DK_E_PHENTSIZE, EM_CLASS), "expected "
+		    "e_phentsize %u, found %ju", PHDR_SIZE,
+		    (uintmax_t)h.phentsize);
+	if ((st = dk_phdr_read(&d->src, phoff, EM_CLASS, e, &ph, "program "
 	    "header 0", err)) != DK_OK)
 		return st;
-	noff = dec_uint(ph + 8, 8, e);
-	nsize = dec_uint(ph + 32, 8, e);
+	noff = ph.offset;
+	nsize = ph.filesz;
 	if (noff > d->src.size || nsize > d->src.size - noff)
-		return dk_err_at(err, DK_ETRUNC, d->src.name, phoff + 8, "the "
+		return dk_err_at(err, DK_ETRUNC, d->src.name, phoff +
+		    dk_elf_off(DK_P_OFFSET, EM_CLASS), "the "
 		    "PT_NOTE segment [%#jx, %#jx) extends past the end of the "
 		    "file at %#jx", (uintmax_t)noff, (uintmax_t)(noff + nsize),
 		    (uintmax_t)d->src.size);
@@ -841,19 +831,21 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 		return st;
 
 	/* Notes: info, then the source kind's, then the residue. */
-	notes += 12 + NOTE_NAMESZ + INFO_SIZE;
+	notes += dk_note_size(NOTE_NAMESZ, INFO_SIZE);
 	notes += pl->kind->notes_size(d, pl);
 	if (pl->nres > 0) {
-		notes += 12 + NOTE_NAMESZ;
+		uint64_t sz = 0;
+
 		for (size_t i = 0; i < pl->nres; i++)
-			notes += 16 + align_up(pl->res[i].len, 8);
+			sz += 16 + align_up(pl->res[i].len, 8);
+		notes += dk_note_size(NOTE_NAMESZ, sz);
 	}
 	if (dk_kdh_raw(d) != NULL)
-		notes += 12 + NOTE_NAMESZ + DK_KDH_SIZE;
+		notes += dk_note_size(NOTE_NAMESZ, DK_KDH_SIZE);
 	pl->nph = 1 + pl->p.nphys + pl->p.nvirt;
 	pl->p.notes_size = notes;
 	pl->notes_off = EHDR_SIZE + pl->nph * PHDR_SIZE;
-	if (pl->nph >= PN_XNUM) {
+	if (dk_elf_xnum_needed(pl->nph)) {
 		pl->shoff = pl->notes_off;
 		pl->notes_off += SHDR_SIZE;
 	}
@@ -885,30 +877,22 @@ put_phdr(struct dk_sink *s, enum dk_endian e, uint32_t type, uint32_t flags,
     uint64_t off, uint64_t vaddr, uint64_t paddr, uint64_t size,
     uint64_t memsz, uint64_t align, struct dk_err *err)
 {
-	uint8_t ph[PHDR_SIZE];
+	const struct dk_phdr p = { type, flags, off, vaddr, paddr, size, memsz,
+	    align };
+	uint8_t ph[DK_ELF_MAXSZ];
 
-	enc_uint(ph, 4, e, type);
-	enc_uint(ph + 4, 4, e, flags);
-	enc_uint(ph + 8, 8, e, off);
-	enc_uint(ph + 16, 8, e, vaddr);
-	enc_uint(ph + 24, 8, e, paddr);
-	enc_uint(ph + 32, 8, e, size);
-	enc_uint(ph + 40, 8, e, memsz);
-	enc_uint(ph + 48, 8, e, align);
-	return dk_sink_write(s, ph, sizeof(ph), err);
+	dk_phdr_encode(ph, EM_CLASS, e, &p);
+	return dk_sink_write(s, ph, PHDR_SIZE, err);
 }
 
 static enum dk_status
 put_note_head(struct dk_sink *s, enum dk_endian e, uint32_t type,
     uint64_t descsz, struct dk_err *err)
 {
-	uint8_t nh[12 + NOTE_NAMESZ];
+	uint8_t nh[DK_NHDR_SIZE + NOTE_NAMESZ];
 
-	enc_uint(nh, 4, e, NOTE_NAMESZ);
-	enc_uint(nh + 4, 4, e, descsz);
-	enc_uint(nh + 8, 4, e, NT_DK_BASE + type);
-	memcpy(nh + 12, NOTE_NAME, NOTE_NAMESZ);
-	return dk_sink_write(s, nh, sizeof(nh), err);
+	return dk_sink_write(s, nh, dk_note_head(nh, e, NT_DK_BASE + type,
+	    NOTE_NAME, NOTE_NAMESZ, descsz), err);
 }
 
 /* A note whose descriptor is [off, off + len) of d's file. */
@@ -921,7 +905,7 @@ copy_note(struct dk_sink *s, struct dk_dump *d, uint32_t type, uint64_t off,
 	if ((st = put_note_head(s, d->arch->endian, type, len, err)) != DK_OK ||
 	    (st = dk_sink_copy(s, &d->src, off, len, err)) != DK_OK)
 		return st;
-	return dk_sink_zero(s, align_up(len, 4) - len, err);
+	return dk_sink_zero(s, align_up(len, DK_NOTE_ALIGN) - len, err);
 }
 
 static uint64_t
@@ -1045,43 +1029,41 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
     struct dk_err *err)
 {
 	enum dk_endian e = d->arch->endian;
-	uint8_t eh[EHDR_SIZE] = { 0 }, info[INFO_SIZE] = { 0 };
+	uint8_t eh[DK_ELF_MAXSZ], info[INFO_SIZE] = { 0 };
 	uint64_t data = pl->p.data_offset;
+	struct dk_ehdr hdr;
+	struct dk_shdr sh0;
 	uint32_t flags;
+	int xnum;
 	enum dk_status st;
 
-	/* ELF header. */
-	memcpy(eh, ELFMAG, SELFMAG);
-	eh[EI_CLASS] = ELFCLASS64;
-	eh[EI_DATA] = e == DK_BE ? ELFDATA2MSB : ELFDATA2LSB;
-	eh[EI_VERSION] = EV_CURRENT;
-	eh[EI_OSABI] = ELFOSABI_NONE;
-	enc_uint(eh + 16, 2, e, ET_CORE);
-	enc_uint(eh + 18, 2, e, d->arch->elf_machine);
-	enc_uint(eh + 20, 4, e, EV_CURRENT);
-	enc_uint(eh + 32, 8, e, EHDR_SIZE);			/* e_phoff */
-	enc_uint(eh + 40, 8, e, pl->shoff);			/* e_shoff */
-	enc_uint(eh + 48, 4, e, d->arch->elf_flags);		/* e_flags */
-	enc_uint(eh + 52, 2, e, EHDR_SIZE);
-	enc_uint(eh + 54, 2, e, PHDR_SIZE);
-	enc_uint(eh + 56, 2, e, pl->nph >= PN_XNUM ? PN_XNUM : pl->nph);
-	enc_uint(eh + 58, 2, e, pl->shoff ? SHDR_SIZE : 0);
-	enc_uint(eh + 60, 2, e, pl->shoff ? 1 : 0);
-	if ((st = dk_sink_write(s, eh, sizeof(eh), err)) != DK_OK)
+	/* ELF header; past PN_XNUM - 1 program headers, section 0 counts. */
+	memset(&hdr, 0, sizeof(hdr));
+	dk_elf_ident(hdr.ident, EM_CLASS, e, ELFOSABI_NONE);
+	hdr.type = ET_CORE;
+	hdr.machine = d->arch->elf_machine;
+	hdr.version = EV_CURRENT;
+	hdr.phoff = EHDR_SIZE;
+	hdr.flags = d->arch->elf_flags;
+	hdr.ehsize = EHDR_SIZE;
+	hdr.phentsize = PHDR_SIZE;
+	xnum = dk_elf_xnum_put(&hdr, &sh0, pl->nph, pl->shoff);
+	dk_ehdr_encode(eh, EM_CLASS, e, &hdr);
+	if ((st = dk_sink_write(s, eh, EHDR_SIZE, err)) != DK_OK)
 		return st;
 
 	/* Program headers: the notes, physical runs, the kernel map. */
 	st = put_phdr(s, e, PT_NOTE, 0, pl->notes_off, 0, 0, pl->p.notes_size,
-	    pl->p.notes_size, 4, err);
+	    pl->p.notes_size, DK_NOTE_ALIGN, err);
 	if (st == DK_OK)
 		st = load_phdrs(d, pl, s, 0, err);
 	if (st == DK_OK)
 		st = load_phdrs(d, pl, s, 1, err);
-	if (st == DK_OK && pl->shoff != 0) {
-		uint8_t sh[SHDR_SIZE] = { 0 };
+	if (st == DK_OK && xnum) {
+		uint8_t sh[DK_ELF_MAXSZ];
 
-		enc_uint(sh + 44, 4, e, pl->nph);		/* sh_info */
-		st = dk_sink_write(s, sh, sizeof(sh), err);
+		dk_shdr_encode(sh, EM_CLASS, e, &sh0);
+		st = dk_sink_write(s, sh, SHDR_SIZE, err);
 	}
 	if (st == DK_OK)
 		st = dk_sink_zero(s, pl->notes_off - s->pos, err);
@@ -1305,13 +1287,12 @@ notes_size_minidump(const struct dk_dump *d, const struct plan *pl)
 	uint64_t n = 0;
 
 	(void)pl;
-	n += 12 + NOTE_NAMESZ + align_up(d->page_size, 4);
-	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_MSGBUFSIZE], 4);
+	n += dk_note_size(NOTE_NAMESZ, d->page_size);
+	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_MSGBUFSIZE]);
 	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
-		n += 12 + NOTE_NAMESZ +
-		    align_up(d->hdr.v[DK_H_DUMPAVAILSIZE], 4);
-	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_BITMAPSIZE], 4);
-	n += 12 + NOTE_NAMESZ + align_up(d->hdr.v[DK_H_PMAPSIZE], 4);
+		n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_DUMPAVAILSIZE]);
+	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_BITMAPSIZE]);
+	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_PMAPSIZE]);
 	return n;
 }
 
@@ -1370,7 +1351,7 @@ notes_size_sparc64(const struct dk_dump *d, const struct plan *pl)
 	const struct dk_sp64 *s = d->priv;
 
 	(void)pl;
-	return 12 + NOTE_NAMESZ + align_up(s->hdr_size, 4);
+	return dk_note_size(NOTE_NAMESZ, s->hdr_size);
 }
 
 static enum dk_status
@@ -1481,8 +1462,9 @@ keep_note_size(const struct plan *pl)
 static uint64_t
 notes_size_elfcore(const struct dk_dump *d, const struct plan *pl)
 {
-	return 12 + NOTE_NAMESZ + align_up(dk_elfcore_header_len(d), 4) +
-	    (pl->keep != NULL ? 12 + NOTE_NAMESZ + keep_note_size(pl) : 0);
+	return dk_note_size(NOTE_NAMESZ, dk_elfcore_header_len(d)) +
+	    (pl->keep != NULL ? dk_note_size(NOTE_NAMESZ, keep_note_size(pl)) :
+	    0);
 }
 
 static enum dk_status

@@ -20,6 +20,7 @@ FUZZ_TARGETS	:= fuzz_minidump fuzz_kernel_elf fuzz_elfmini fuzz_compress
 FUZZ_TARGETS	+= fuzz_elf
 FUZZ_TARGETS	+= fuzz_kdh
 FUZZ_TARGETS	+= fuzz_sparc64
+FUZZ_TARGETS	+= fuzz_elf_layer
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_ARGS	?=

@@ -188,3 +188,32 @@ if [ -n "${DUMPCONV:-}" ]; then
 	"$DUMPCONV" -q -f --arch sparc64 "$sc/old" -o "$sc/old.elf"
 fi
 echo "seed: $sc: $(ls "$sc" | wc -l) sparc64 dumps"
+
+# fuzz/corpus/elf_layer: the first bytes of a portable file (ELF header,
+# program headers, notes) and of full cores of both classes and byte
+# orders, two kernel images (section headers), and a hand-made PN_XNUM
+# file (e_phnum 0xffff, section 0's sh_info 2, a PT_NOTE of one note).
+el=fuzz/corpus/elf_layer
+mkdir -p "$el"
+"$DUMPGEN" --arch amd64 --compact --mem 32M --dumped 64K -q -f -o "$tmp/md"
+"$DUMPCONV" -q -f "$tmp/md" -o "$tmp/md.elf"
+head -c 8192 "$tmp/md.elf" > "$el/amd64-portable"
+for a in i386 armeb powerpc64; do
+	"$DUMPGEN" --format elf --arch "$a" --mem 32M -q -f -o "$tmp/core" \
+	    --kernel-out "$tmp/kern"
+	head -c 1024 "$tmp/core" > "$el/$a-core"
+	case $a in powerpc64) ;; *) cp "$tmp/kern" "$el/$a-kernel" ;; esac
+done
+python3 - "$el/hand-xnum" <<'EOF'
+import struct, sys
+eh = b'\x7fELF\x02\x01\x01' + bytes(9) + struct.pack('<HHIQQQIHHHHHH',
+    4, 62, 1, 0, 128, 64, 0, 64, 56, 0xffff, 64, 1, 0)
+sh = struct.pack('<IIQQQQIIQQ', 0, 0, 0, 0, 0, 0, 0, 2, 0, 0)
+ph = struct.pack('<IIQQQQQQ', 4, 0, 0x100, 0, 0, 24, 24, 4)
+ph += struct.pack('<IIQQQQQQ', 1, 7, 0x1000, 0, 0, 0, 0x1000, 0x1000)
+b = eh + sh + ph
+b += bytes(0x100 - len(b)) + struct.pack('<III', 8, 4, 0x444b0001)
+b += b'dumpkit\0' + bytes([1, 2, 3, 4])
+open(sys.argv[1], 'wb').write(b)
+EOF
+echo "seed: $el: $(ls "$el" | wc -l) ELF headers, notes and section headers"
