@@ -31,6 +31,8 @@
 #define	AMD64_PG_NX		(1ull << 63)
 #define	AMD64_PG_FRAME		0x000ffffffffff000ull
 #define	AMD64_PG_PS_FRAME	0x000fffffffe00000ull
+#define	AMD64_EM_X86_64		62		/* the kernel's e_machine */
+#define	AMD64_ELFCLASS64	2
 
 #define	V123	(DK_V(1) | DK_V(2) | DK_V(3))
 
@@ -365,3 +367,20 @@ dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 		*prot = amd64_prot(e);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch amd64_rows[] = {
+	{ .name = "amd64", .aliases = "x86_64", .family = "amd64",
+	  .endian = DK_LE, .elf_machine = AMD64_EM_X86_64,
+	  .elf_class = AMD64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_amd64, .ops = &dk_arch_amd64 },
+};
+
+const struct dk_arch_ops dk_arch_amd64 = {
+	.name		= "amd64",
+	.rows		= amd64_rows,
+	.nrows		= DK_ARRAY_LEN(amd64_rows),
+	.minidump	= &dk_md_amd64,
+};

@@ -77,6 +77,8 @@
 #define	ARM_PHYS_MAX		(1ull << 32)
 #define	ARM_MSGBUF_SIZE		0x18000u	/* MSGBUF_SIZE */
 #define	ARM_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf) */
+#define	ARM_EM_ARM		40		/* the kernel's e_machine */
+#define	ARM_ELFCLASS32		1
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -420,3 +422,25 @@ dk_arm_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 		*prot = arm_prot(ARM_MMU_V6, e);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/* One family, written in the kernel's byte order: two rows. */
+static const struct dk_arch arm_rows[] = {
+	{ .name = "arm", .aliases = "armv7 armv6 armel armhf", .family = "arm",
+	  .endian = DK_LE, .elf_machine = ARM_EM_ARM,
+	  .elf_class = ARM_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_arm, .ops = &dk_arch_arm },
+	{ .name = "armeb", .aliases = NULL, .family = "arm",
+	  .endian = DK_BE, .elf_machine = ARM_EM_ARM,
+	  .elf_class = ARM_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_arm, .ops = &dk_arch_arm },
+};
+
+const struct dk_arch_ops dk_arch_arm = {
+	.name		= "arm",
+	.rows		= arm_rows,
+	.nrows		= DK_ARRAY_LEN(arm_rows),
+	.minidump	= &dk_md_arm,
+};

@@ -71,6 +71,8 @@
 #define	ARM64_PHYS_MAX		(1ull << 48)	/* 48-bit PA */
 #define	ARM64_MSGBUF_SIZE	0x18000u	/* MSGBUF_SIZE */
 #define	ARM64_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	ARM64_EM_AARCH64	183		/* the kernel's e_machine */
+#define	ARM64_ELFCLASS64	2
 
 #define	V123	(DK_V(1) | DK_V(2) | DK_V(3))
 
@@ -357,4 +359,21 @@ const struct dk_mdarch dk_md_arm64 = {
 	.gen_defaults	= arm64_gen_defaults,
 	.variants	= arm64_variants,
 	.nvariants	= DK_ARRAY_LEN(arm64_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch arm64_rows[] = {
+	{ .name = "aarch64", .aliases = "arm64", .family = "arm64",
+	  .endian = DK_LE, .elf_machine = ARM64_EM_AARCH64,
+	  .elf_class = ARM64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_arm64, .ops = &dk_arch_arm64 },
+};
+
+const struct dk_arch_ops dk_arch_arm64 = {
+	.name		= "arm64",
+	.rows		= arm64_rows,
+	.nrows		= DK_ARRAY_LEN(arm64_rows),
+	.minidump	= &dk_md_arm64,
 };

@@ -45,6 +45,8 @@
 #define	I386_PG_NX		(1ull << 63)	/* PAE only */
 #define	I386_PG_FRAME		0xfffff000ull
 #define	I386_PG_FRAME_PAE	0x000ffffffffff000ull
+#define	I386_EM_386		3		/* the kernel's e_machine */
+#define	I386_ELFCLASS32		1
 #define	I386_KERNBASE		0xc0000000ull
 #define	I386_KERNLOAD		0x00400000ull	/* kernel image offset */
 #define	I386_VA_END		(1ull << 32)	/* end of the address space */
@@ -369,3 +371,20 @@ dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
 		*prot = i386_prot(e, pae);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch i386_rows[] = {
+	{ .name = "i386", .aliases = "i686 x86", .family = "i386",
+	  .endian = DK_LE, .elf_machine = I386_EM_386,
+	  .elf_class = I386_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_i386, .ops = &dk_arch_i386 },
+};
+
+const struct dk_arch_ops dk_arch_i386 = {
+	.name		= "i386",
+	.rows		= i386_rows,
+	.nrows		= DK_ARRAY_LEN(i386_rows),
+	.minidump	= &dk_md_i386,
+};

@@ -116,6 +116,9 @@
 #include "private.h"
 
 #define	MIPS_ELFCLASS64		2
+#define	MIPS_ELFCLASS32		1
+#define	MIPS_EM_MIPS		8		/* the kernel's e_machine */
+#define	MIPS_EF_ABI2		0x20u		/* EF_MIPS_ABI2: n32 */
 #define	MIPS_PAGE_SHIFT		12
 #define	MIPS_PAGE_SIZE		(1u << MIPS_PAGE_SHIFT)
 #define	MIPS_PAGE_MASK		((uint64_t)MIPS_PAGE_SIZE - 1)
@@ -594,4 +597,49 @@ const struct dk_mdarch dk_md_mips = {
 	.plausible	= mips_plausible,
 	.variants	= mips_variants,
 	.nvariants	= DK_ARRAY_LEN(mips_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/*
+ * One magic for three ABIs in two byte orders.  The kernel's ELF header
+ * tells them apart by EI_CLASS and EF_MIPS_ABI2 (n32).
+ */
+static const struct dk_arch mips_rows[] = {
+	{ .name = "mips", .aliases = "mipso32 mipshf", .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsel", .aliases = "mipso32el mipselhf", .family = "mips",
+	  .endian = DK_LE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsn32", .aliases = NULL, .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsn32el", .aliases = NULL, .family = "mips",
+	  .endian = DK_LE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mips64", .aliases = "mipsn64 mips64hf", .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_N64, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mips64el", .aliases = "mipsn64el mips64elhf",
+	  .family = "mips", .endian = DK_LE, .abi = DK_ABI_N64,
+	  .elf_machine = MIPS_EM_MIPS, .elf_class = MIPS_ELFCLASS64,
+	  .long_size = 8, .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+};
+
+const struct dk_arch_ops dk_arch_mips = {
+	.name		= "mips",
+	.rows		= mips_rows,
+	.nrows		= DK_ARRAY_LEN(mips_rows),
+	.minidump	= &dk_md_mips,
 };

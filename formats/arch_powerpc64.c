@@ -193,6 +193,8 @@
 #define	PPC64_PHYS_MAX		(1ull << 48)
 #define	PPC64_MSGBUF_SIZE	0x10000u	/* MSGBUF_SIZE */
 #define	PPC64_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	PPC64_EM_PPC64		21		/* the kernel's e_machine */
+#define	PPC64_ELFCLASS64	2
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -1133,4 +1135,25 @@ const struct dk_mdarch dk_md_powerpc64 = {
 	.gen_defaults	= ppc64_gen_defaults,
 	.variants	= powerpc64_variants,
 	.nvariants	= DK_ARRAY_LEN(powerpc64_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch powerpc64_rows[] = {
+	{ .name = "powerpc64", .aliases = "ppc64", .family = "powerpc64",
+	  .endian = DK_BE, .elf_machine = PPC64_EM_PPC64,
+	  .elf_class = PPC64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_powerpc64, .ops = &dk_arch_powerpc64 },
+	{ .name = "powerpc64le", .aliases = "ppc64le", .family = "powerpc64",
+	  .endian = DK_LE, .elf_machine = PPC64_EM_PPC64,
+	  .elf_class = PPC64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_powerpc64, .ops = &dk_arch_powerpc64 },
+};
+
+const struct dk_arch_ops dk_arch_powerpc64 = {
+	.name		= "powerpc64",
+	.rows		= powerpc64_rows,
+	.nrows		= DK_ARRAY_LEN(powerpc64_rows),
+	.minidump	= &dk_md_powerpc64,
 };

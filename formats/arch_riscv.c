@@ -85,6 +85,8 @@
 #define	RISCV_PHYS_MAX		(1ull << 56)	/* 44-bit PPN */
 #define	RISCV_MSGBUF_SIZE	0x18000u	/* MSGBUF_SIZE */
 #define	RISCV_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	RISCV_EM_RISCV		243		/* the kernel's e_machine */
+#define	RISCV_ELFCLASS64	2
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -339,4 +341,21 @@ const struct dk_mdarch dk_md_riscv = {
 	.gen_defaults	= riscv_gen_defaults,
 	.variants	= riscv_variants,
 	.nvariants	= DK_ARRAY_LEN(riscv_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch riscv_rows[] = {
+	{ .name = "riscv64", .aliases = "riscv", .family = "riscv",
+	  .endian = DK_LE, .elf_machine = RISCV_EM_RISCV,
+	  .elf_class = RISCV_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_riscv, .ops = &dk_arch_riscv },
+};
+
+const struct dk_arch_ops dk_arch_riscv = {
+	.name		= "riscv",
+	.rows		= riscv_rows,
+	.nrows		= DK_ARRAY_LEN(riscv_rows),
+	.minidump	= &dk_md_riscv,
 };

@@ -2,8 +2,8 @@
  * private.h -- what the modules of libdumpkit share; not installed.
  *
  * The library is a set of tables: header layouts (layout.c and the arch
- * files), architecture rows (arch.c), minidump families (arch_*.c) and
- * formats (dump.c).  A new format or architecture is a new entry, not a
+ * files), architecture modules with their rows (arch_*.c, listed by
+ * arch.c), minidump families (arch_*.c) and formats (dump.c).  A new format or architecture is a new entry, not a
  * special case in the code that walks the tables.
  */
 #ifndef DK_PRIVATE_H
@@ -235,6 +235,7 @@ dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
 /* Architectures.                                                          */
 
 struct dk_mdarch;
+struct dk_arch_ops;
 
 /* ABIs, where a machine and byte order have several (mips). */
 enum dk_abi {
@@ -258,7 +259,31 @@ struct dk_arch {
 	uint32_t	 elf_flags;	/* their value in the kernel's e_flags */
 	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
 	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
+	const struct dk_arch_ops *ops;	/* the module the row belongs to */
 };
+
+/*
+ * An architecture module, formats/arch_<name>.c: its rows and its
+ * FreeBSD minidump family.  arch.c lists the modules; every row
+ * belongs to exactly one, and points back at it.
+ */
+struct dk_arch_ops {
+	const char		*name;		/* "amd64", "mips" */
+	const struct dk_arch	*rows;		/* in dk_arch_at() order */
+	size_t			 nrows;
+	const struct dk_mdarch	*minidump;	/* NULL: no minidump format */
+};
+
+/* The modules (arch.c lists them in this order). */
+extern const struct dk_arch_ops dk_arch_amd64;
+extern const struct dk_arch_ops dk_arch_i386;
+extern const struct dk_arch_ops dk_arch_arm64;
+extern const struct dk_arch_ops dk_arch_arm;
+extern const struct dk_arch_ops dk_arch_mips;
+extern const struct dk_arch_ops dk_arch_powerpc64;
+extern const struct dk_arch_ops dk_arch_riscv;
+extern const struct dk_arch_ops dk_arch_powerpc;
+extern const struct dk_arch_ops dk_arch_sparc64;
 
 /*
  * The public description of a dump (dk_section, dk_window, dk_attr),
