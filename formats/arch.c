@@ -2,8 +2,8 @@
  * arch.c -- THE list of architectures: one table of modules.
  *
  * An architecture is a module, formats/arch_<name>.c, with one ops
- * table (struct dk_arch_ops): its rows and its minidump family where it
- * has one.
+ * table (struct dk_arch_ops): its rows, its minidump family where it
+ * has one, its hardware page-table walks and its protection decoding.
  * A row is one (machine, byte order, ABI), named as FreeBSD's
  * MACHINE_ARCH names it; it adds what the family cannot know from the
  * dump alone: byte order, word size, and how a kernel ELF image of that
@@ -43,6 +43,15 @@ dk_arch_at(size_t i)
 			return &modules[m]->rows[i];
 		i -= modules[m]->nrows;
 	}
+	return NULL;
+}
+
+const struct dk_pt_walk *
+dk_arch_walk(const struct dk_arch_ops *m, const char *name)
+{
+	for (size_t i = 0; i < m->nwalks; i++)
+		if (strcmp(m->walks[i].name, name) == 0)
+			return &m->walks[i];
 	return NULL;
 }
 

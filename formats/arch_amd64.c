@@ -90,9 +90,11 @@ amd64_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid entry (one format: fmt is not read). */
 static unsigned
-amd64_prot(uint64_t e)
+amd64_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & AMD64_PG_RW) ? DK_PROT_W : 0) |
 	    ((e & AMD64_PG_NX) ? 0 : DK_PROT_X);
 }
@@ -147,7 +149,7 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
 	}
 	if (prot != NULL)
-		*prot = amd64_prot(e);
+		*prot = amd64_prot(e, 0);
 	return DK_OK;
 }
 
@@ -319,9 +321,9 @@ const struct dk_mdarch dk_md_amd64 = {
  * PDE (PS: 2 MiB), PTE.  The hardware sign-extends bit 47; a VA that is
  * not canonical has no translation.
  */
-enum dk_status
-dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
-    unsigned *prot, struct dk_err *err)
+static enum dk_status
+amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
 	static const struct {
 		unsigned	 shift;
@@ -336,6 +338,7 @@ dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 	uint64_t table = root, e = 0, at;
 	enum dk_status st;
 
+	(void)w;
 	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not canonical (bits 63..48 are not copies of bit 47)",
@@ -364,12 +367,17 @@ dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 		table = e;
 	}
 	if (prot != NULL)
-		*prot = amd64_prot(e);
+		*prot = amd64_prot(e, 0);
 	return DK_OK;
 }
 
 /* ---------------------------------------------------------------------- */
 /* The module (arch.c lists it).                                           */
+
+/* The full-core walk (fmt_elf.c finds its root, KPML4phys). */
+static const struct dk_pt_walk amd64_walks[] = {
+	{ "amd64 4-level", 4, AMD64_PAGE_SHIFT, 48, 8, NULL, amd64_walk },
+};
 
 static const struct dk_arch amd64_rows[] = {
 	{ .name = "amd64", .aliases = "x86_64", .family = "amd64",
@@ -383,4 +391,7 @@ const struct dk_arch_ops dk_arch_amd64 = {
 	.rows		= amd64_rows,
 	.nrows		= DK_ARRAY_LEN(amd64_rows),
 	.minidump	= &dk_md_amd64,
+	.walks		= amd64_walks,
+	.nwalks		= DK_ARRAY_LEN(amd64_walks),
+	.prot		= amd64_prot,
 };

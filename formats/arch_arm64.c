@@ -176,9 +176,11 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid descriptor (one format: fmt is not read). */
 static unsigned
-arm64_prot(uint64_t e)
+arm64_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & ARM64_ATTR_AP_RO) ? 0 : DK_PROT_W) |
 	    ((e & ARM64_ATTR_XN) ? 0 : DK_PROT_X);
 }
@@ -218,7 +220,7 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: L3 descriptor %#jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = arm64_prot(e);
+		*prot = arm64_prot(e, 0);
 	return DK_OK;
 }
 
@@ -376,4 +378,5 @@ const struct dk_arch_ops dk_arch_arm64 = {
 	.rows		= arm64_rows,
 	.nrows		= DK_ARRAY_LEN(arm64_rows),
 	.minidump	= &dk_md_arm64,
+	.prot		= arm64_prot,
 };

@@ -119,8 +119,9 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid entry; fmt (pae) 0: 4 bytes, 1: PAE, NX. */
 static unsigned
-i386_prot(uint64_t e, int pae)
+i386_prot(uint64_t e, unsigned pae)
 {
 	return ((e & I386_PG_RW) ? DK_PROT_W : 0) |
 	    ((pae && (e & I386_PG_NX)) ? 0 : DK_PROT_X);
@@ -308,15 +309,16 @@ i386_entry(struct dk_dump *d, uint64_t pa, unsigned size, uint64_t *e,
 
 /*
  * Non-PAE: a page directory of 1024 4-byte PDEs at root (PS: 4 MiB),
- * then a page table of 1024 PTEs.  PAE: a PDPT of 4 8-byte entries at
- * root, each the PA of a page directory of 512 PDEs (PS: 2 MiB), then
- * a page table of 512 PTEs.  This is the walk libkvm does from IdlePTD
- * or IdlePDPT.
+ * then a page table of 1024 PTEs.  PAE (8-byte entries, w->pte_size): a
+ * PDPT of 4 8-byte entries at root, each the PA of a page directory of
+ * 512 PDEs (PS: 2 MiB), then a page table of 512 PTEs.  This is the
+ * walk libkvm does from IdlePTD or IdlePDPT.
  */
-enum dk_status
-dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
-    uint64_t *pa, unsigned *prot, struct dk_err *err)
+static enum dk_status
+i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
+	int pae = w->pte_size == 8;
 	unsigned esz = pae ? 8 : 4;
 	uint64_t frame = pae ? I386_PG_FRAME_PAE : I386_PG_FRAME;
 	uint64_t at, e, pd = root;
@@ -375,6 +377,12 @@ dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
 /* ---------------------------------------------------------------------- */
 /* The module (arch.c lists it).                                           */
 
+/* The full-core walks (fmt_elf.c finds their root, IdlePTD or IdlePDPT). */
+static const struct dk_pt_walk i386_walks[] = {
+	{ "i386", 2, I386_PAGE_SHIFT, 32, 4, NULL, i386_walk },
+	{ "i386 PAE", 3, I386_PAGE_SHIFT, 32, 8, NULL, i386_walk },
+};
+
 static const struct dk_arch i386_rows[] = {
 	{ .name = "i386", .aliases = "i686 x86", .family = "i386",
 	  .endian = DK_LE, .elf_machine = I386_EM_386,
@@ -387,4 +395,7 @@ const struct dk_arch_ops dk_arch_i386 = {
 	.rows		= i386_rows,
 	.nrows		= DK_ARRAY_LEN(i386_rows),
 	.minidump	= &dk_md_i386,
+	.walks		= i386_walks,
+	.nwalks		= DK_ARRAY_LEN(i386_walks),
+	.prot		= i386_prot,
 };

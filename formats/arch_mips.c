@@ -340,6 +340,18 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/*
+ * The protection of a valid PTE; fmt is its width, 4 (o32) or 8 bytes
+ * (n32, n64), which places the software RO bit (see the top).
+ */
+static unsigned
+mips_prot(uint64_t e, unsigned ptesz)
+{
+	uint64_t ro = ptesz == 4 ? MIPS32_PTE_RO : MIPS64_PTE_RO;
+
+	return ((e & ro) ? 0 : DK_PROT_W) | DK_PROT_X;
+}
+
 /* Translate va, an address of the row's own width. */
 static enum dk_status
 mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
@@ -348,7 +360,6 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	uint64_t kb = d->hdr.v[DK_H_KERNBASE], page = va & ~MIPS_PAGE_MASK;
 	int is64 = mips_abi(d->arch) == DK_ABI_N64;
 	uint64_t mask = d->pte_size == 4 ? MIPS32_PFN_MASK : MIPS64_PFN_MASK;
-	uint64_t ro = d->pte_size == 4 ? MIPS32_PTE_RO : MIPS64_PTE_RO;
 	uint64_t idx, e;
 	const char *seg;
 	enum dk_status st;
@@ -382,7 +393,7 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: PTE %#jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = ((e & ro) ? 0 : DK_PROT_W) | DK_PROT_X;
+		*prot = mips_prot(e, d->pte_size);
 	return DK_OK;
 }
 
@@ -642,4 +653,5 @@ const struct dk_arch_ops dk_arch_mips = {
 	.rows		= mips_rows,
 	.nrows		= DK_ARRAY_LEN(mips_rows),
 	.minidump	= &dk_md_mips,
+	.prot		= mips_prot,
 };

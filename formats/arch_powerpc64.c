@@ -450,6 +450,24 @@ ppc64_hpt_prot(uint64_t lo)
 	    ((lo & PPC64_PTEL_NOEXEC) ? 0 : DK_PROT_X);
 }
 
+static unsigned
+ppc64_radix_prot(uint64_t e)
+{
+	return ((e & PPC64_RPTE_EAA_W) ? DK_PROT_W : 0) |
+	    ((e & PPC64_RPTE_EAA_X) ? DK_PROT_X : 0);
+}
+
+/*
+ * The protection of a valid entry; fmt is the page table, as mmu_name
+ * names it (enum ppc64_mmu): a radix leaf, or a hashed PTE's pte_lo.
+ */
+static unsigned
+ppc64_prot(uint64_t e, unsigned mmu)
+{
+	return mmu == PPC64_MMU_RADIX ? ppc64_radix_prot(e) :
+	    ppc64_hpt_prot(e);
+}
+
 /* Search the two PTE groups of va (relocated address a; see the top). */
 static int
 cmp_u64(const void *x, const void *y)
@@ -644,9 +662,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			*pa = (e & PPC64_RPTE_RPN & ~(size - 1)) |
 			    (a & (size - 1));
 			if (prot != NULL)
-				*prot = ((e & PPC64_RPTE_EAA_W) ? DK_PROT_W :
-				    0) | ((e & PPC64_RPTE_EAA_X) ? DK_PROT_X :
-				    0);
+				*prot = ppc64_radix_prot(e);
 			DK_TRACE(d, "%s: radix leaf of %ju bytes -> pa %#jx",
 			    where, (uintmax_t)size, (uintmax_t)*pa);
 			return DK_OK;
@@ -1156,4 +1172,5 @@ const struct dk_arch_ops dk_arch_powerpc64 = {
 	.rows		= powerpc64_rows,
 	.nrows		= DK_ARRAY_LEN(powerpc64_rows),
 	.minidump	= &dk_md_powerpc64,
+	.prot		= ppc64_prot,
 };

@@ -164,9 +164,11 @@ riscv_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid leaf (one format: fmt is not read). */
 static unsigned
-riscv_prot(uint64_t e)
+riscv_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & RISCV_PTE_W) ? DK_PROT_W : 0) |
 	    ((e & RISCV_PTE_X) ? DK_PROT_X : 0);
 }
@@ -209,7 +211,7 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: L3 PTE 0x%016jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = riscv_prot(e);
+		*prot = riscv_prot(e, 0);
 	return DK_OK;
 }
 
@@ -358,4 +360,5 @@ const struct dk_arch_ops dk_arch_riscv = {
 	.rows		= riscv_rows,
 	.nrows		= DK_ARRAY_LEN(riscv_rows),
 	.minidump	= &dk_md_riscv,
+	.prot		= riscv_prot,
 };

@@ -2,9 +2,10 @@
  * private.h -- what the modules of libdumpkit share; not installed.
  *
  * The library is a set of tables: header layouts (layout.c and the arch
- * files), architecture modules with their rows (arch_*.c, listed by
- * arch.c), minidump families (arch_*.c) and formats (dump.c).  A new format or architecture is a new entry, not a
- * special case in the code that walks the tables.
+ * files), architecture modules with their rows and minidump families
+ * (arch_*.c, listed by arch.c) and formats (dump.c).  A new format or
+ * architecture is a new entry, not a special case in the code that
+ * walks the tables.
  */
 #ifndef DK_PRIVATE_H
 #define DK_PRIVATE_H
@@ -263,16 +264,53 @@ struct dk_arch {
 };
 
 /*
- * An architecture module, formats/arch_<name>.c: its rows and its
- * FreeBSD minidump family.  arch.c lists the modules; every row
- * belongs to exactly one, and points back at it.
+ * A hardware page-table walk of an architecture module: translate va
+ * through the tables whose top level is at root (a PA) in the dumped
+ * memory, giving the PA and the entry's protection (DK_PROT_*; prot
+ * may be NULL).  Entries are read with dk_read_pa in the row's byte
+ * order.  The numbers describe the walk and translate may read them
+ * (w is the entry itself), so that one function can serve a family of
+ * walks (4 or 5 levels, three granules); param holds what else a walk
+ * needs.
+ */
+struct dk_pt_walk {
+	const char	*name;		/* "amd64 4-level", "i386 PAE" */
+	unsigned	 levels;	/* tables from the root to a page */
+	unsigned	 page_shift;	/* the smallest page */
+	unsigned	 va_bits;	/* bits of VA the tables translate */
+	unsigned	 pte_size;	/* bytes per entry */
+	const void	*param;		/* the walk's own parameters, or NULL */
+	enum dk_status	(*translate)(struct dk_dump *,
+			    const struct dk_pt_walk *w, uint64_t root,
+			    uint64_t va, uint64_t *pa, unsigned *prot,
+			    struct dk_err *);
+};
+
+/*
+ * An architecture module, formats/arch_<name>.c: its rows, its FreeBSD
+ * minidump family, its hardware page-table walks and its protection
+ * decoding.  arch.c lists the modules; every row belongs to exactly
+ * one, and points back at it.
  */
 struct dk_arch_ops {
 	const char		*name;		/* "amd64", "mips" */
 	const struct dk_arch	*rows;		/* in dk_arch_at() order */
 	size_t			 nrows;
 	const struct dk_mdarch	*minidump;	/* NULL: no minidump format */
+	const struct dk_pt_walk	*walks;		/* NULL: none (nwalks 0) */
+	size_t			 nwalks;
+	/*
+	 * The protection (DK_PROT_*) a valid page-table entry pte grants;
+	 * fmt says which of the module's entry formats pte is in, numbered
+	 * as the module's file says (0: its only or usual one).  NULL: the
+	 * module decodes no entries.
+	 */
+	unsigned		(*prot)(uint64_t pte, unsigned fmt);
 };
+
+/* The walk of module m named name, or NULL. */
+const struct dk_pt_walk *dk_arch_walk(const struct dk_arch_ops *m,
+		    const char *name);
 
 /* The modules (arch.c lists them in this order). */
 extern const struct dk_arch_ops dk_arch_amd64;
@@ -757,7 +795,7 @@ const struct dk_layout *const *dk_sp64_layouts(size_t *n);
 extern const struct dk_format_ops dk_fmt_elf;
 
 /* ---------------------------------------------------------------------- */
-/* Full ELF cores: kernel symbols and hardware page-table walks.          */
+/* Full ELF cores: kernel symbols (the walks are the modules').           */
 
 /* A symbol the full-ELF reader asks the kernel image for. */
 struct dk_ksym {
@@ -773,19 +811,6 @@ struct dk_ksym {
  */
 enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
 		    struct dk_err *);
-
-/*
- * Walk the hardware page tables of the dumped memory from root (a PA):
- * amd64 PML4; i386 page directory (pae 0) or PDPT (pae 1); arm L1
- * table.  Entries are read with dk_read_pa in the dump's byte order.
- */
-enum dk_status	dk_amd64_walk(struct dk_dump *, uint64_t root, uint64_t va,
-		    uint64_t *pa, unsigned *prot, struct dk_err *);
-enum dk_status	dk_i386_walk(struct dk_dump *, uint64_t root, int pae,
-		    uint64_t va, uint64_t *pa, unsigned *prot,
-		    struct dk_err *);
-enum dk_status	dk_arm_walk(struct dk_dump *, uint64_t root, uint64_t va,
-		    uint64_t *pa, unsigned *prot, struct dk_err *);
 
 /*
  * The portable format's view of a full ELF core: load one whose ELF and
