@@ -162,6 +162,7 @@
 #define	PPC64_PTEL_BW		0x002ull	/* read-write */
 #define	PPC64_PTEL_BR		0x003ull	/* read-only */
 #define	PPC64_HPT_FILL		70		/* percent of slots in use */
+#define	PPC64_VISIT_CHUNK	(1u << 20)	/* HPT bytes read at a time */
 
 /* Radix tree (mmu_radix.c, kvm_minidump_powerpc64_radix.c). */
 #define	PPC64_RADIX_ROOT_SIZE	65536u
@@ -180,6 +181,7 @@
 #define	PPC64_RPTE_EAA_X	0x001ull
 #define	PPC64_RADIX_Q3		0xc00ull	/* va >> 52 in the tree */
 #define	PPC64_RADIX_END		0xc010000000000000ull
+#define	PPC64_RADIX_LEVELS	4		/* root and three tables */
 
 /* Generator values (sys/powerpc/include/vmparam.h, param.h). */
 #define	PPC64_DMAP_BASE		0xc000000000000000ull
@@ -723,6 +725,153 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 }
 
 /* ---------------------------------------------------------------------- */
+/* dumpcheck's page-table pass (struct dk_pt_visitor).                    */
+
+/*
+ * The hashed page table: the kernel's PTEs are those whose VSID has the
+ * kernel bit (user address spaces share the table and map what they
+ * like), in the byte order mmu_name says (the top of the file).  16 MiB
+ * PTEs map the direct map, which need not be dumped.
+ */
+static void
+ppc64_hpt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
+{
+	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)d->mmuformat,
+	    d->arch->endian);
+	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16;
+	uint8_t *buf = malloc(PPC64_VISIT_CHUNK);
+	struct dk_err err;
+
+	if (buf == NULL)
+		return;
+	for (uint64_t done = 0; done < n; done += PPC64_VISIT_CHUNK / 16) {
+		uint64_t k = n - done < PPC64_VISIT_CHUNK / 16 ? n - done :
+		    PPC64_VISIT_CHUNK / 16;
+
+		if (dk_src_pread(&d->src, buf, (size_t)(k * 16), d->off_pmap +
+		    done * 16, "hashed page table", &err) != DK_OK)
+			break;
+		for (uint64_t i = 0; i < k; i++) {
+			uint64_t hi = dec_uint(buf + 16 * i, 8, e);
+			uint64_t lo = dec_uint(buf + 16 * i + 8, 8, e);
+			uint64_t vsid = (hi & PPC64_PTEH_VSID) >>
+			    PPC64_PTEH_VSID_SHIFT;
+
+			if (!(hi & PPC64_PTEH_VALID) ||
+			    !(vsid & PPC64_KERNEL_VSID_BIT))
+				continue;
+			v->leaf(v->arg, UINT64_MAX, lo & ((hi &
+			    PPC64_PTEH_BIG) ? PPC64_PTEL_LP_PA : PPC64_PTEL_PA),
+			    d->off_pmap + (done + i) * 16,
+			    (hi & PPC64_PTEH_BIG) != 0);
+		}
+	}
+	free(buf);
+}
+
+/* The radix walk: the tables on the path from the root, and its steps. */
+struct ppc64_rvisit {
+	struct dk_dump			*d;
+	const struct dk_pt_visitor	*v;
+	uint64_t			 path[PPC64_RADIX_LEVELS];
+	uint64_t			 steps;
+};
+
+/*
+ * One radix table (lvl 0: the root in the pmap area; 1..3: pages of the
+ * dump).  Depth is bounded by PPC64_RADIX_LEVELS and the tables walked
+ * by the dump's pages; a table is walked once (shared tables are not
+ * walked again), and an entry that points at a table on its own path
+ * is a loop, not followed.
+ */
+static void
+ppc64_radix_visit_table(struct ppc64_rvisit *w, unsigned lvl,
+    const uint8_t *t, uint64_t nent, uint64_t toff, uint64_t vabase)
+{
+	static const unsigned shift[PPC64_RADIX_LEVELS] = { 39, 30, 21, 12 };
+	struct dk_dump *d = w->d;
+	const struct dk_pt_visitor *v = w->v;
+	struct dk_err e;
+	char what[80], msg[256];
+
+	if (lvl >= PPC64_RADIX_LEVELS)
+		return;
+	for (uint64_t i = 0; i < nent; i++) {
+		uint64_t ent = dec_be64(t + 8 * i), eoff = toff + 8 * i;
+		uint64_t va = vabase | (i << shift[lvl]), size, nt, noff;
+		int loop = 0;
+		uint8_t *sub;
+
+		if (!(ent & PPC64_RPTE_VALID))
+			continue;
+		size = 1ull << shift[lvl];
+		if (ent & PPC64_RPTE_LEAF) {
+			if ((ent & PPC64_RPTE_RPN & (size - 1)) != 0) {
+				snprintf(msg, sizeof(msg), "radix level %u "
+				    "leaf for va %#jx maps %#jx bytes: "
+				    "expected a frame aligned to it, found "
+				    "%#jx", lvl + 1, (uintmax_t)va,
+				    (uintmax_t)size,
+				    (uintmax_t)(ent & PPC64_RPTE_RPN));
+				v->misaligned(v->arg, eoff, msg);
+			}
+			v->leaf(v->arg, va, ent & PPC64_RPTE_RPN & ~(size - 1),
+			    eoff, lvl + 1 < PPC64_RADIX_LEVELS);
+			continue;
+		}
+		if (lvl + 1 >= PPC64_RADIX_LEVELS)
+			continue;
+		nt = ent & PPC64_RPDE_NLB & ~0xfffull;
+		for (unsigned k = 1; k <= lvl; k++)
+			loop |= w->path[k] == nt;
+		if (loop) {
+			snprintf(msg, sizeof(msg), "radix level %u entry %ju "
+			    "(va %#jx) points at the table at pa %#jx, which "
+			    "is on its own path: a loop", lvl + 1,
+			    (uintmax_t)i, (uintmax_t)va, (uintmax_t)nt);
+			v->loop(v->arg, eoff, msg);
+			continue;
+		}
+		snprintf(what, sizeof(what), "radix level %u entry %ju (va "
+		    "%#jx)", lvl + 1, (uintmax_t)i, (uintmax_t)va);
+		if (v->seen(v->arg, nt) || !v->table(v->arg, nt, eoff, what))
+			continue;
+		if (++w->steps > d->info.npages ||
+		    dk_pa_offset(d, nt, &noff, &e) != DK_OK ||
+		    (sub = malloc(PPC64_PAGE_SIZE)) == NULL)
+			continue;
+		if (dk_read_pa(d, nt, sub, PPC64_PAGE_SIZE, &e) == DK_OK) {
+			w->path[lvl + 1] = nt;
+			ppc64_radix_visit_table(w, lvl + 1, sub, PPC64_RADIX_N,
+			    noff, va);
+		}
+		free(sub);
+	}
+}
+
+/* The radix tree from its root, or the hashed page table. */
+static int
+ppc64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
+{
+	struct ppc64_rvisit w = { d, v, { UINT64_MAX, 0, 0, 0 }, 0 };
+	uint64_t n = d->hdr.v[DK_H_PMAPSIZE];
+	struct dk_err err;
+	uint8_t *root;
+
+	if (d->mmuformat != PPC64_MMU_RADIX) {
+		ppc64_hpt_visit(d, v);
+		return 1;
+	}
+	root = malloc((size_t)n);
+	if (root != NULL && dk_src_pread(&d->src, root, (size_t)n,
+	    d->off_pmap, "radix root", &err) == DK_OK)
+		ppc64_radix_visit_table(&w, 0, root, n / 8, d->off_pmap,
+		    PPC64_RADIX_Q3 << 52);
+	free(root);
+	return 1;
+}
+
+/* ---------------------------------------------------------------------- */
 /* The writer.                                                             */
 
 static uint64_t
@@ -1147,6 +1296,7 @@ const struct dk_mdarch dk_md_powerpc64 = {
 	.bitmap_word	= ppc64_bitmap_word,
 	.setup		= ppc64_setup,
 	.kvtop		= ppc64_kvtop,
+	.pt_visit	= ppc64_pt_visit,
 	.pmap_build	= ppc64_pmap_build,
 	.gen_defaults	= ppc64_gen_defaults,
 	.variants	= powerpc64_variants,

@@ -430,6 +430,35 @@ struct dk_mdvariant {
 	struct dk_mdpreset	set[4];
 };
 
+/*
+ * What a family's page-table pass (dk_mdarch's pt_visit) tells the
+ * validator (check.c): the family walks its page-table area, the
+ * validator judges what the walk finds.  off is the file offset of the
+ * entry concerned; what and msg name the entry in words, msg also what
+ * is wrong with it.
+ */
+struct dk_pt_visitor {
+	void	*arg;
+	/*
+	 * A valid leaf maps pa (va UINT64_MAX: not known); large: a large
+	 * page, pa its base.
+	 */
+	void	(*leaf)(void *arg, uint64_t va, uint64_t pa, uint64_t off,
+		    int large);
+	/*
+	 * The entry at off points at a page-table page at pa that the walk
+	 * needs: 1 to read and walk it, 0 not to (missing, or --quick).
+	 */
+	int	(*table)(void *arg, uint64_t pa, uint64_t off,
+		    const char *what);
+	/* Did table() accept a page at pa already (walk shared ones once)? */
+	int	(*seen)(void *arg, uint64_t pa);
+	/* A large entry whose frame is not aligned to its size. */
+	void	(*misaligned)(void *arg, uint64_t off, const char *msg);
+	/* An entry that points back at a table of its own path. */
+	void	(*loop)(void *arg, uint64_t off, const char *msg);
+};
+
 struct dk_mdarch {
 	const char		*family;	/* "amd64" */
 	const char		*magic;		/* "minidump FreeBSD/amd64" */
@@ -449,6 +478,14 @@ struct dk_mdarch {
 	enum dk_status		(*kvtop)(struct dk_dump *, uint64_t va,
 				    uint64_t *pa, unsigned *prot,
 				    struct dk_err *);
+	/*
+	 * dumpcheck's page-table pass: enumerate the page-table area of
+	 * the open dump and tell v what is in it; 0 when the area of this
+	 * dump is an entry per page from kernbase, which the validator
+	 * walks itself through kvtop.  NULL: always so.
+	 */
+	int			(*pt_visit)(struct dk_dump *,
+				    const struct dk_pt_visitor *v);
 	/* Writer: encode the mappings into a pmap area. */
 	enum dk_status		(*pmap_build)(struct dk_pmap_build *,
 				    struct dk_err *);
