@@ -35,6 +35,8 @@
  *    be zero: libkvm aliases them, and so does dumpkit); CKSEG0
  *    [0xffffffff80000000, 0xffffffffa0000000) and CKSEG1
  *    [0xffffffffa0000000, 0xffffffffc0000000): pa = va & 0x1fffffff.
+ * Setup reports them as address windows (DK_WIN_UNMAPPED; XKPHYS as
+ * one window of 2^40 bytes per cache attribute, mips_windows).
  * There is no direct map in the dmap sense: dmapbase and dmapend are
  * written 0 by the kernel and are not used (non-zero values are traced,
  * not refused).
@@ -142,6 +144,7 @@
 #define	MIPS_XKPHYS_CACHED	0x9800000000000000ull	/* CCA 3 */
 #define	MIPS_XKSEG		0xc000000000000000ull	/* end of XKPHYS */
 #define	MIPS_XKPHYS_PHYS_MASK	0x000000ffffffffffull	/* 40 bits */
+#define	MIPS_XKPHYS_CCA_SHIFT	59		/* cache attribute, 61:59 */
 #define	MIPS_CKSEG0		0xffffffff80000000ull
 #define	MIPS_CKSEG1		0xffffffffa0000000ull
 #define	MIPS_CKSSEG		0xffffffffc0000000ull	/* end of CKSEG1 */
@@ -248,6 +251,41 @@ mips_segment(int is64, uint64_t va, uint64_t *pa, const char **seg)
 }
 
 /*
+ * Report the unmapped segments mips_segment translates as address
+ * windows.  32-bit ABIs: KSEG0 and KSEG1 (their sign extensions are the
+ * same addresses, not other windows).  n64: XKPHYS as the hardware
+ * defines it, one window of 2^40 bytes per cache attribute (CCA 3 is
+ * the cached one FreeBSD's direct map uses), then CKSEG0 and CKSEG1.
+ * The XKPHYS addresses whose bits 58:40 are not zero, which the
+ * hardware refuses and kvtop aliases (see the top), are no window.
+ */
+static void
+mips_windows(struct dk_dump *d, int is64)
+{
+	static const char *const cca[8] = { "XKPHYS CCA 0", "XKPHYS CCA 1",
+	    "XKPHYS CCA 2", "XKPHYS CCA 3", "XKPHYS CCA 4", "XKPHYS CCA 5",
+	    "XKPHYS CCA 6", "XKPHYS CCA 7" };
+
+	if (!is64) {
+		dk_add_window(d, DK_WIN_UNMAPPED, "KSEG0", MIPS32_KSEG0,
+		    MIPS32_KSEG1, 0);
+		dk_add_window(d, DK_WIN_UNMAPPED, "KSEG1", MIPS32_KSEG1,
+		    MIPS32_KSEG2, 0);
+		return;
+	}
+	for (uint64_t i = 0; i < DK_ARRAY_LEN(cca); i++) {
+		uint64_t va = MIPS_XKPHYS | i << MIPS_XKPHYS_CCA_SHIFT;
+
+		dk_add_window(d, DK_WIN_UNMAPPED, cca[i], va, va +
+		    MIPS_XKPHYS_PHYS_MASK + 1, 0);
+	}
+	dk_add_window(d, DK_WIN_UNMAPPED, "CKSEG0", MIPS_CKSEG0, MIPS_CKSEG1,
+	    0);
+	dk_add_window(d, DK_WIN_UNMAPPED, "CKSEG1", MIPS_CKSEG1, MIPS_CKSSEG,
+	    0);
+}
+
+/*
  * Would kernbase kb and ptesize ps fit the address space of abi?  On 0,
  * *end is the end the PTE array would reach (0 when past 2^64).
  */
@@ -337,6 +375,7 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 	    "%#jx)", an, d->pte_size, abi == DK_ABI_N64 ?
 	    "XKPHYS/CKSEG0/CKSEG1" : "KSEG0/KSEG1", (uintmax_t)kb,
 	    (uintmax_t)end);
+	mips_windows(d, abi == DK_ABI_N64);
 	return DK_OK;
 }
 

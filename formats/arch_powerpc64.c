@@ -373,6 +373,34 @@ ppc64_printable(char *out, size_t n, const char *s)
 	out[i] = '\0';
 }
 
+/*
+ * Report the addresses below dmapbase that kvtop moves into the direct
+ * map (steps 1 and 2 at the top) as the kernel's window: va < dmapbase
+ * with dmapbase <= va + disp <= dmapend, disp = startkernel - 0x100100,
+ * the sum taken modulo 2^64 as kvtop takes it; pa = va + disp -
+ * dmapbase.  The va of [dmapbase, dmapend] are [first, last] modulo
+ * 2^64; when that wraps past 2^64, first is above dmapbase (the direct
+ * map and the addresses below it do not fit in 2^64 otherwise), so the
+ * window is [0, last].  One window, or none.
+ */
+static void
+ppc64_reloc_window(struct dk_dump *d)
+{
+	const struct dk_hdr *h = &d->hdr;
+	uint64_t db = h->v[DK_H_DMAPBASE], de = h->v[DK_H_DMAPEND];
+	uint64_t disp = h->v[DK_H_STARTKERNEL] - PPC64_LINK_BASE;
+	uint64_t first = db - disp, last = first + (de - db);
+
+	if (last < first)
+		first = 0;
+	if (first >= db)
+		return;
+	if (last > db - 1)
+		last = db - 1;
+	dk_add_window(d, DK_WIN_KERNEL, "kernel relocation", first, last + 1,
+	    first + disp - db);
+}
+
 static enum dk_status
 ppc64_setup(struct dk_dump *d, struct dk_err *err)
 {
@@ -435,6 +463,7 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 	}
 	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db,
 	    de == UINT64_MAX ? de : de + 1, 0);
+	ppc64_reloc_window(d);
 	if (db != 0 && de - db >= (db & -db))
 		DK_TRACE(d, "powerpc64: direct map [%#jx, %#jx]: va - dmapbase "
 		    "(used) and libkvm's va & ~dmapbase differ here",
