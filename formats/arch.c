@@ -5,10 +5,11 @@
  * table (struct dk_arch_ops): its rows, its minidump family where it
  * has one, its hardware page-table walks and its protection decoding.
  * A row is one (machine, byte order, ABI), named as FreeBSD's
- * MACHINE_ARCH names it; it adds what the family cannot know from the
- * dump alone: byte order, word size, and how a kernel ELF image of that
- * row identifies itself.  A new architecture is a new module at the end
- * of modules[]; a family with one byte order has one row.
+ * MACHINE_ARCH names it (s390x, which FreeBSD never ran, as Linux
+ * does); it adds what the family cannot know from the dump alone: byte
+ * order, word size, and how a kernel ELF image of that row identifies
+ * itself.  A new architecture is a new module at the end of modules[];
+ * a family with one byte order has one row.
  */
 #include <elf.h>
 #include <errno.h>
@@ -33,6 +34,7 @@ static const struct dk_arch_ops *const modules[] = {
 	&dk_arch_riscv,
 	&dk_arch_powerpc,
 	&dk_arch_sparc64,
+	&dk_arch_s390x,
 };
 
 DK_EXPORT const struct dk_arch *

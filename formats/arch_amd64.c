@@ -453,6 +453,7 @@ const struct dk_arch_ops dk_arch_amd64 = {
 	.name		= "amd64",
 	.rows		= amd64_rows,
 	.nrows		= DK_ARRAY_LEN(amd64_rows),
+	.page_shift	= AMD64_PAGE_SHIFT,
 	.minidump	= &dk_md_amd64,
 	.walks		= amd64_walks,
 	.nwalks		= DK_ARRAY_LEN(amd64_walks),

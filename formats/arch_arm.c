@@ -452,6 +452,7 @@ const struct dk_arch_ops dk_arch_arm = {
 	.name		= "arm",
 	.rows		= arm_rows,
 	.nrows		= DK_ARRAY_LEN(arm_rows),
+	.page_shift	= ARM_PAGE_SHIFT,
 	.minidump	= &dk_md_arm,
 	.walks		= arm_walks,
 	.nwalks		= DK_ARRAY_LEN(arm_walks),

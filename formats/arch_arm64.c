@@ -377,6 +377,7 @@ const struct dk_arch_ops dk_arch_arm64 = {
 	.name		= "arm64",
 	.rows		= arm64_rows,
 	.nrows		= DK_ARRAY_LEN(arm64_rows),
+	.page_shift	= ARM64_PAGE_SHIFT_4K,
 	.minidump	= &dk_md_arm64,
 	.prot		= arm64_prot,
 };

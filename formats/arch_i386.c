@@ -394,6 +394,7 @@ const struct dk_arch_ops dk_arch_i386 = {
 	.name		= "i386",
 	.rows		= i386_rows,
 	.nrows		= DK_ARRAY_LEN(i386_rows),
+	.page_shift	= I386_PAGE_SHIFT,
 	.minidump	= &dk_md_i386,
 	.walks		= i386_walks,
 	.nwalks		= DK_ARRAY_LEN(i386_walks),

@@ -691,6 +691,7 @@ const struct dk_arch_ops dk_arch_mips = {
 	.name		= "mips",
 	.rows		= mips_rows,
 	.nrows		= DK_ARRAY_LEN(mips_rows),
+	.page_shift	= MIPS_PAGE_SHIFT,
 	.minidump	= &dk_md_mips,
 	.prot		= mips_prot,
 };

@@ -10,6 +10,7 @@
  */
 #include "private.h"
 
+#define	POWERPC_PAGE_SHIFT	12
 #define	POWERPC_EM_PPC		20		/* the kernel's e_machine */
 #define	POWERPC_ELFCLASS32	1
 
@@ -24,5 +25,6 @@ const struct dk_arch_ops dk_arch_powerpc = {
 	.name		= "powerpc",
 	.rows		= powerpc_rows,
 	.nrows		= DK_ARRAY_LEN(powerpc_rows),
+	.page_shift	= POWERPC_PAGE_SHIFT,
 	.minidump	= NULL,
 };

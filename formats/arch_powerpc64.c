@@ -1350,6 +1350,7 @@ const struct dk_arch_ops dk_arch_powerpc64 = {
 	.name		= "powerpc64",
 	.rows		= powerpc64_rows,
 	.nrows		= DK_ARRAY_LEN(powerpc64_rows),
+	.page_shift	= PPC64_PAGE_SHIFT,
 	.minidump	= &dk_md_powerpc64,
 	.prot		= ppc64_prot,
 };

@@ -359,6 +359,7 @@ const struct dk_arch_ops dk_arch_riscv = {
 	.name		= "riscv",
 	.rows		= riscv_rows,
 	.nrows		= DK_ARRAY_LEN(riscv_rows),
+	.page_shift	= RISCV_PAGE_SHIFT,
 	.minidump	= &dk_md_riscv,
 	.prot		= riscv_prot,
 };

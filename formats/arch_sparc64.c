@@ -11,6 +11,7 @@
  * so that this file builds and is tested on any host.
  */
 #include "private.h"
+#include "sparc64.h"
 
 #define	SPARC64_EM_SPARCV9	43		/* the kernel's e_machine */
 #define	SPARC64_ELFCLASS64	2
@@ -27,5 +28,6 @@ const struct dk_arch_ops dk_arch_sparc64 = {
 	.name		= "sparc64",
 	.rows		= sparc64_rows,
 	.nrows		= DK_ARRAY_LEN(sparc64_rows),
+	.page_shift	= SP64_PAGE_SHIFT,
 	.minidump	= NULL,
 };

@@ -296,6 +296,8 @@ struct dk_arch_ops {
 	const char		*name;		/* "amd64", "mips" */
 	const struct dk_arch	*rows;		/* in dk_arch_at() order */
 	size_t			 nrows;
+	unsigned		 page_shift;	/* the base page (a dump may
+						 * say otherwise: arm64) */
 	const struct dk_mdarch	*minidump;	/* NULL: no minidump format */
 	const struct dk_pt_walk	*walks;		/* NULL: none (nwalks 0) */
 	size_t			 nwalks;
@@ -322,6 +324,7 @@ extern const struct dk_arch_ops dk_arch_powerpc64;
 extern const struct dk_arch_ops dk_arch_riscv;
 extern const struct dk_arch_ops dk_arch_powerpc;
 extern const struct dk_arch_ops dk_arch_sparc64;
+extern const struct dk_arch_ops dk_arch_s390x;
 
 /*
  * The public description of a dump (dk_section, dk_window, dk_attr),
