@@ -1,12 +1,15 @@
 /*
- * arch.c -- THE list of architectures.
+ * arch.c -- THE list of architectures: one table of modules.
  *
- * One row per (machine, byte order, ABI), named as FreeBSD's MACHINE_ARCH
- * names it.  A row points at its minidump family (arch_<family>.c), which
- * knows the header layout and the page tables; the row adds what the
- * family cannot know from the dump alone: byte order, word size, and how
- * a kernel ELF image of that row identifies itself.  A new architecture
- * is a new row, and a family with one byte order has one row.
+ * An architecture is a module, formats/arch_<name>.c, with one ops
+ * table (struct dk_arch_ops): its rows, its minidump family where it
+ * has one, its hardware page-table walks and its protection decoding.
+ * A row is one (machine, byte order, ABI), named as FreeBSD's
+ * MACHINE_ARCH names it (s390x, which FreeBSD never ran, as Linux
+ * does); it adds what the family cannot know from the dump alone: byte
+ * order, word size, and how a kernel ELF image of that row identifies
+ * itself.  A new architecture is a new module at the end of modules[];
+ * a family with one byte order has one row.
  */
 #include <elf.h>
 #include <errno.h>
@@ -17,79 +20,41 @@
 #include "dkelf.h"
 #include "private.h"
 
-static const struct dk_arch arches[] = {
-	{ .name = "amd64", .aliases = "x86_64", .family = "amd64",
-	  .endian = DK_LE, .elf_machine = EM_X86_64, .elf_class = ELFCLASS64,
-	  .long_size = 8, .minidump = &dk_md_amd64 },
-	{ .name = "i386", .aliases = "i686 x86", .family = "i386",
-	  .endian = DK_LE, .elf_machine = EM_386, .elf_class = ELFCLASS32,
-	  .long_size = 4, .minidump = &dk_md_i386 },
-	{ .name = "aarch64", .aliases = "arm64", .family = "arm64",
-	  .endian = DK_LE, .elf_machine = EM_AARCH64,
-	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = &dk_md_arm64 },
-	{ .name = "arm", .aliases = "armv7 armv6 armel armhf", .family = "arm",
-	  .endian = DK_LE, .elf_machine = EM_ARM, .elf_class = ELFCLASS32,
-	  .long_size = 4, .minidump = &dk_md_arm },
-	{ .name = "armeb", .aliases = NULL, .family = "arm",
-	  .endian = DK_BE, .elf_machine = EM_ARM, .elf_class = ELFCLASS32,
-	  .long_size = 4, .minidump = &dk_md_arm },
-	/*
-	 * mips: one magic for three ABIs in two byte orders.  The kernel's
-	 * ELF header tells them apart by EI_CLASS and EF_MIPS_ABI2 (n32).
-	 */
-	{ .name = "mips", .aliases = "mipso32 mipshf", .family = "mips",
-	  .endian = DK_BE, .abi = DK_ABI_O32, .elf_machine = EM_MIPS,
-	  .elf_class = ELFCLASS32, .long_size = 4,
-	  .elf_flags_mask = EF_MIPS_ABI2, .elf_flags = 0,
-	  .minidump = &dk_md_mips },
-	{ .name = "mipsel", .aliases = "mipso32el mipselhf", .family = "mips",
-	  .endian = DK_LE, .abi = DK_ABI_O32, .elf_machine = EM_MIPS,
-	  .elf_class = ELFCLASS32, .long_size = 4,
-	  .elf_flags_mask = EF_MIPS_ABI2, .elf_flags = 0,
-	  .minidump = &dk_md_mips },
-	{ .name = "mipsn32", .aliases = NULL, .family = "mips",
-	  .endian = DK_BE, .abi = DK_ABI_N32, .elf_machine = EM_MIPS,
-	  .elf_class = ELFCLASS32, .long_size = 4,
-	  .elf_flags_mask = EF_MIPS_ABI2, .elf_flags = EF_MIPS_ABI2,
-	  .minidump = &dk_md_mips },
-	{ .name = "mipsn32el", .aliases = NULL, .family = "mips",
-	  .endian = DK_LE, .abi = DK_ABI_N32, .elf_machine = EM_MIPS,
-	  .elf_class = ELFCLASS32, .long_size = 4,
-	  .elf_flags_mask = EF_MIPS_ABI2, .elf_flags = EF_MIPS_ABI2,
-	  .minidump = &dk_md_mips },
-	{ .name = "mips64", .aliases = "mipsn64 mips64hf", .family = "mips",
-	  .endian = DK_BE, .abi = DK_ABI_N64, .elf_machine = EM_MIPS,
-	  .elf_class = ELFCLASS64, .long_size = 8,
-	  .minidump = &dk_md_mips },
-	{ .name = "mips64el", .aliases = "mipsn64el mips64elhf",
-	  .family = "mips", .endian = DK_LE, .abi = DK_ABI_N64,
-	  .elf_machine = EM_MIPS, .elf_class = ELFCLASS64, .long_size = 8,
-	  .minidump = &dk_md_mips },
-	{ .name = "powerpc64", .aliases = "ppc64", .family = "powerpc64",
-	  .endian = DK_BE, .elf_machine = EM_PPC64, .elf_class = ELFCLASS64,
-	  .long_size = 8, .minidump = &dk_md_powerpc64 },
-	{ .name = "powerpc64le", .aliases = "ppc64le", .family = "powerpc64",
-	  .endian = DK_LE, .elf_machine = EM_PPC64, .elf_class = ELFCLASS64,
-	  .long_size = 8, .minidump = &dk_md_powerpc64 },
-	{ .name = "riscv64", .aliases = "riscv", .family = "riscv",
-	  .endian = DK_LE, .elf_machine = EM_RISCV, .elf_class = ELFCLASS64,
-	  .long_size = 8, .minidump = &dk_md_riscv },
-	/* powerpc (32-bit): no minidump; full ELF cores only (fmt_elf.c). */
-	{ .name = "powerpc", .aliases = "ppc powerpcspe", .family = "powerpc",
-	  .endian = DK_BE, .elf_machine = EM_PPC, .elf_class = ELFCLASS32,
-	  .long_size = 4, .minidump = NULL },
-	/* sparc64: no minidump; its own dump format (fmt_sparc64.c). */
-	{ .name = "sparc64", .aliases = "sparcv9", .family = "sparc64",
-	  .endian = DK_BE, .elf_machine = EM_SPARCV9,
-	  .elf_class = ELFCLASS64, .long_size = 8, .minidump = NULL,
-	  .no_elfcore = "FreeBSD/sparc64 wrote its own dump format (8 KiB "
-	  "pages, a TSB), never full ELF cores" },
+/*
+ * The modules, in the order dk_arch_at() numbers their rows: tools and
+ * tests enumerate the rows, so a new module goes at the end.
+ */
+static const struct dk_arch_ops *const modules[] = {
+	&dk_arch_amd64,
+	&dk_arch_i386,
+	&dk_arch_arm64,
+	&dk_arch_arm,
+	&dk_arch_mips,
+	&dk_arch_powerpc64,
+	&dk_arch_riscv,
+	&dk_arch_powerpc,
+	&dk_arch_sparc64,
+	&dk_arch_s390x,
 };
 
 DK_EXPORT const struct dk_arch *
 dk_arch_at(size_t i)
 {
-	return i < DK_ARRAY_LEN(arches) ? &arches[i] : NULL;
+	for (size_t m = 0; m < DK_ARRAY_LEN(modules); m++) {
+		if (i < modules[m]->nrows)
+			return &modules[m]->rows[i];
+		i -= modules[m]->nrows;
+	}
+	return NULL;
+}
+
+const struct dk_pt_walk *
+dk_arch_walk(const struct dk_arch_ops *m, const char *name)
+{
+	for (size_t i = 0; i < m->nwalks; i++)
+		if (strcmp(m->walks[i].name, name) == 0)
+			return &m->walks[i];
+	return NULL;
 }
 
 /* Is name one of the space-separated words of list? */
@@ -112,10 +77,11 @@ in_list(const char *list, const char *name)
 DK_EXPORT const struct dk_arch *
 dk_arch_by_name(const char *name)
 {
-	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++)
-		if (strcmp(arches[i].name, name) == 0 ||
-		    in_list(arches[i].aliases, name))
-			return &arches[i];
+	const struct dk_arch *a;
+
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++)
+		if (strcmp(a->name, name) == 0 || in_list(a->aliases, name))
+			return a;
 	return NULL;
 }
 
@@ -134,10 +100,11 @@ dk_arch_endian(const struct dk_arch *a)
 const struct dk_arch *
 dk_arch_family_endian(const char *family, enum dk_endian e)
 {
-	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++)
-		if (strcmp(arches[i].family, family) == 0 &&
-		    arches[i].endian == e)
-			return &arches[i];
+	const struct dk_arch *a;
+
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++)
+		if (strcmp(a->family, family) == 0 && a->endian == e)
+			return a;
 	return NULL;
 }
 
@@ -151,6 +118,7 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 {
 	unsigned need = dk_elf_off(DK_E_MACHINE, ELFCLASS32) +
 	    dk_elf_width(DK_E_MACHINE, ELFCLASS32);
+	const struct dk_arch *a;
 	enum dk_endian e;
 	uint16_t machine;
 	uint32_t flags;
@@ -178,12 +146,12 @@ dk_arch_from_elf_header(const uint8_t *eh, size_t len, const char *name,
 	    dk_elf_width(DK_E_FLAGS, eh[EI_CLASS]);
 	flags = len >= fo ? (uint32_t)dk_elf_get(eh, DK_E_FLAGS, eh[EI_CLASS],
 	    e) : 0;
-	for (size_t i = 0; i < DK_ARRAY_LEN(arches); i++) {
-		if (arches[i].elf_machine == machine &&
-		    arches[i].elf_class == eh[EI_CLASS] &&
-		    arches[i].endian == e &&
-		    (flags & arches[i].elf_flags_mask) == arches[i].elf_flags) {
-			*ap = &arches[i];
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++) {
+		if (a->elf_machine == machine &&
+		    a->elf_class == eh[EI_CLASS] &&
+		    a->endian == e &&
+		    (flags & a->elf_flags_mask) == a->elf_flags) {
+			*ap = a;
 			return DK_OK;
 		}
 	}

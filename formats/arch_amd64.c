@@ -13,6 +13,7 @@
  * The constants are spelled out here, never taken from a host header,
  * so that this file builds and is tested on any host.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,9 @@
 #define	AMD64_PG_NX		(1ull << 63)
 #define	AMD64_PG_FRAME		0x000ffffffffff000ull
 #define	AMD64_PG_PS_FRAME	0x000fffffffe00000ull
+#define	AMD64_PS_LOW		0x00000000001fe000ull	/* not PAT (bit 12) */
+#define	AMD64_EM_X86_64		62		/* the kernel's e_machine */
+#define	AMD64_ELFCLASS64	2
 
 #define	V123	(DK_V(1) | DK_V(2) | DK_V(3))
 
@@ -88,9 +92,11 @@ amd64_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid entry (one format: fmt is not read). */
 static unsigned
-amd64_prot(uint64_t e)
+amd64_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & AMD64_PG_RW) ? DK_PROT_W : 0) |
 	    ((e & AMD64_PG_NX) ? 0 : DK_PROT_X);
 }
@@ -145,8 +151,68 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
 	}
 	if (prot != NULL)
-		*prot = amd64_prot(e);
+		*prot = amd64_prot(e, 0);
 	return DK_OK;
+}
+
+/*
+ * dumpcheck's page-table pass, versions 2 and 3: a PDE per 2 MiB; a PDE
+ * without PG_PS points at a page-table page that is itself a page of
+ * the dump (FORMATS.md 8.7).  The PDE's structure bits are read here,
+ * the leaves through kvtop.  A page-table page that maps itself is a
+ * loop.  Version 1, a PTE per page, is the validator's own walk.
+ */
+static int
+amd64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
+{
+	uint64_t kb = d->info.kernbase;
+	struct dk_err e;
+	char what[64], msg[256];
+
+	if (d->info.version < 2)
+		return 0;
+	for (uint64_t i = 0; i < d->pmap_nent; i++) {
+		uint64_t pde, off = d->off_pmap + 8 * i, va0 = kb + (i << 21);
+		uint64_t pt, ptoff;
+
+		if (dk_md_pmap_entry(d, i, &pde, &e) != DK_OK)
+			break;
+		if (!(pde & AMD64_PG_V))
+			continue;
+		if (pde & AMD64_PG_PS) {
+			if (pde & AMD64_PS_LOW) {
+				snprintf(msg, sizeof(msg), "PDE %ju for va "
+				    "%#jx maps a 2 MiB page: expected a 2 MiB-"
+				    "aligned frame, found %#jx", (uintmax_t)i,
+				    (uintmax_t)va0, (uintmax_t)(pde &
+				    AMD64_PG_FRAME));
+				v->misaligned(v->arg, off, msg);
+			}
+			v->leaf(v->arg, va0, pde & AMD64_PG_PS_FRAME, off, 1);
+			continue;
+		}
+		pt = pde & AMD64_PG_FRAME;
+		snprintf(what, sizeof(what), "PDE %ju for va %#jx",
+		    (uintmax_t)i, (uintmax_t)va0);
+		if (!v->table(v->arg, pt, off, what) ||
+		    dk_pa_offset(d, pt, &ptoff, &e) != DK_OK)
+			continue;
+		for (unsigned j = 0; j < 512; j++) {
+			uint64_t va = va0 + ((uint64_t)j << 12), pa;
+
+			if (dk_md_kvtop_prot(d, va, &pa, NULL, &e) != DK_OK)
+				continue;
+			if ((pa & ~0xfffull) == pt) {
+				snprintf(msg, sizeof(msg), "the page-table "
+				    "page at pa %#jx maps itself: entry %u (va "
+				    "%#jx) points back at it", (uintmax_t)pt,
+				    j, (uintmax_t)va);
+				v->loop(v->arg, ptoff + 8 * j, msg);
+			} else
+				v->leaf(v->arg, va, pa, ptoff + 8 * j, 0);
+		}
+	}
+	return 1;
 }
 
 static uint64_t
@@ -299,6 +365,7 @@ const struct dk_mdarch dk_md_amd64 = {
 	.bitmap_word	= amd64_bitmap_word,
 	.setup		= amd64_setup,
 	.kvtop		= amd64_kvtop,
+	.pt_visit	= amd64_pt_visit,
 	.pmap_build	= amd64_pmap_build,
 	.gen_defaults	= amd64_gen_defaults,
 	.variants	= amd64_variants,
@@ -317,9 +384,9 @@ const struct dk_mdarch dk_md_amd64 = {
  * PDE (PS: 2 MiB), PTE.  The hardware sign-extends bit 47; a VA that is
  * not canonical has no translation.
  */
-enum dk_status
-dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
-    unsigned *prot, struct dk_err *err)
+static enum dk_status
+amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
 	static const struct {
 		unsigned	 shift;
@@ -334,6 +401,7 @@ dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 	uint64_t table = root, e = 0, at;
 	enum dk_status st;
 
+	(void)w;
 	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not canonical (bits 63..48 are not copies of bit 47)",
@@ -362,6 +430,32 @@ dk_amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 		table = e;
 	}
 	if (prot != NULL)
-		*prot = amd64_prot(e);
+		*prot = amd64_prot(e, 0);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/* The full-core walk (fmt_elf.c finds its root, KPML4phys). */
+static const struct dk_pt_walk amd64_walks[] = {
+	{ "amd64 4-level", 4, AMD64_PAGE_SHIFT, 48, 8, NULL, amd64_walk },
+};
+
+static const struct dk_arch amd64_rows[] = {
+	{ .name = "amd64", .aliases = "x86_64", .family = "amd64",
+	  .endian = DK_LE, .elf_machine = AMD64_EM_X86_64,
+	  .elf_class = AMD64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_amd64, .ops = &dk_arch_amd64 },
+};
+
+const struct dk_arch_ops dk_arch_amd64 = {
+	.name		= "amd64",
+	.rows		= amd64_rows,
+	.nrows		= DK_ARRAY_LEN(amd64_rows),
+	.page_shift	= AMD64_PAGE_SHIFT,
+	.minidump	= &dk_md_amd64,
+	.walks		= amd64_walks,
+	.nwalks		= DK_ARRAY_LEN(amd64_walks),
+	.prot		= amd64_prot,
+};

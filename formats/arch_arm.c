@@ -77,6 +77,8 @@
 #define	ARM_PHYS_MAX		(1ull << 32)
 #define	ARM_MSGBUF_SIZE		0x18000u	/* MSGBUF_SIZE */
 #define	ARM_MSGBUF_HDR		0x30u		/* sizeof(struct msgbuf) */
+#define	ARM_EM_ARM		40		/* the kernel's e_machine */
+#define	ARM_ELFCLASS32		1
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -151,8 +153,12 @@ arm_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/*
+ * The protection of a valid L2 descriptor; fmt is the minidump's
+ * mmuformat (ARM_MMU_V4, else V6; see the top of the file).
+ */
 static unsigned
-arm_prot(uint32_t mmu, uint64_t e)
+arm_prot(uint64_t e, unsigned mmu)
 {
 	unsigned t = (unsigned)e & ARM_L2_TYPE_MASK;
 
@@ -204,7 +210,7 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)*pa);
 	}
 	if (prot != NULL)
-		*prot = arm_prot(d->mmuformat, e);
+		*prot = arm_prot(e, d->mmuformat);
 	return DK_OK;
 }
 
@@ -370,14 +376,15 @@ arm_entry(struct dk_dump *d, uint64_t pa, uint64_t *e, struct dk_err *err)
  * 4 KiB small page (FORMATS.md 2.3, 4.2).  A V4 fine table (L1 type 3)
  * is not decoded.  Protections are read as ARMv6 encodes them.
  */
-enum dk_status
-dk_arm_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
-    unsigned *prot, struct dk_err *err)
+static enum dk_status
+arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
 	uint64_t at, e;
 	unsigned t;
 	enum dk_status st;
 
+	(void)w;
 	if (va >= ARM_VA_END)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "past the 32-bit address space", (uintmax_t)va);
@@ -417,6 +424,37 @@ dk_arm_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
 	else
 		*pa = (e & ARM_L2_S_FRAME) | (va & ARM_PAGE_MASK);
 	if (prot != NULL)
-		*prot = arm_prot(ARM_MMU_V6, e);
+		*prot = arm_prot(e, ARM_MMU_V6);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/* The full-core walk (fmt_elf.c finds its root, kernel_l1pa). */
+static const struct dk_pt_walk arm_walks[] = {
+	{ "arm short descriptor", 2, ARM_PAGE_SHIFT, 32, 4, NULL, arm_walk },
+};
+
+/* One family, written in the kernel's byte order: two rows. */
+static const struct dk_arch arm_rows[] = {
+	{ .name = "arm", .aliases = "armv7 armv6 armel armhf", .family = "arm",
+	  .endian = DK_LE, .elf_machine = ARM_EM_ARM,
+	  .elf_class = ARM_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_arm, .ops = &dk_arch_arm },
+	{ .name = "armeb", .aliases = NULL, .family = "arm",
+	  .endian = DK_BE, .elf_machine = ARM_EM_ARM,
+	  .elf_class = ARM_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_arm, .ops = &dk_arch_arm },
+};
+
+const struct dk_arch_ops dk_arch_arm = {
+	.name		= "arm",
+	.rows		= arm_rows,
+	.nrows		= DK_ARRAY_LEN(arm_rows),
+	.page_shift	= ARM_PAGE_SHIFT,
+	.minidump	= &dk_md_arm,
+	.walks		= arm_walks,
+	.nwalks		= DK_ARRAY_LEN(arm_walks),
+	.prot		= arm_prot,
+};

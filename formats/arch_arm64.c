@@ -71,6 +71,8 @@
 #define	ARM64_PHYS_MAX		(1ull << 48)	/* 48-bit PA */
 #define	ARM64_MSGBUF_SIZE	0x18000u	/* MSGBUF_SIZE */
 #define	ARM64_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	ARM64_EM_AARCH64	183		/* the kernel's e_machine */
+#define	ARM64_ELFCLASS64	2
 
 #define	V123	(DK_V(1) | DK_V(2) | DK_V(3))
 
@@ -174,9 +176,11 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid descriptor (one format: fmt is not read). */
 static unsigned
-arm64_prot(uint64_t e)
+arm64_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & ARM64_ATTR_AP_RO) ? 0 : DK_PROT_W) |
 	    ((e & ARM64_ATTR_XN) ? 0 : DK_PROT_X);
 }
@@ -216,7 +220,7 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: L3 descriptor %#jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = arm64_prot(e);
+		*prot = arm64_prot(e, 0);
 	return DK_OK;
 }
 
@@ -357,4 +361,23 @@ const struct dk_mdarch dk_md_arm64 = {
 	.gen_defaults	= arm64_gen_defaults,
 	.variants	= arm64_variants,
 	.nvariants	= DK_ARRAY_LEN(arm64_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch arm64_rows[] = {
+	{ .name = "aarch64", .aliases = "arm64", .family = "arm64",
+	  .endian = DK_LE, .elf_machine = ARM64_EM_AARCH64,
+	  .elf_class = ARM64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_arm64, .ops = &dk_arch_arm64 },
+};
+
+const struct dk_arch_ops dk_arch_arm64 = {
+	.name		= "arm64",
+	.rows		= arm64_rows,
+	.nrows		= DK_ARRAY_LEN(arm64_rows),
+	.page_shift	= ARM64_PAGE_SHIFT_4K,
+	.minidump	= &dk_md_arm64,
+	.prot		= arm64_prot,
 };

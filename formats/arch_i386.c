@@ -45,6 +45,8 @@
 #define	I386_PG_NX		(1ull << 63)	/* PAE only */
 #define	I386_PG_FRAME		0xfffff000ull
 #define	I386_PG_FRAME_PAE	0x000ffffffffff000ull
+#define	I386_EM_386		3		/* the kernel's e_machine */
+#define	I386_ELFCLASS32		1
 #define	I386_KERNBASE		0xc0000000ull
 #define	I386_KERNLOAD		0x00400000ull	/* kernel image offset */
 #define	I386_VA_END		(1ull << 32)	/* end of the address space */
@@ -117,8 +119,9 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid entry; fmt (pae) 0: 4 bytes, 1: PAE, NX. */
 static unsigned
-i386_prot(uint64_t e, int pae)
+i386_prot(uint64_t e, unsigned pae)
 {
 	return ((e & I386_PG_RW) ? DK_PROT_W : 0) |
 	    ((pae && (e & I386_PG_NX)) ? 0 : DK_PROT_X);
@@ -306,15 +309,16 @@ i386_entry(struct dk_dump *d, uint64_t pa, unsigned size, uint64_t *e,
 
 /*
  * Non-PAE: a page directory of 1024 4-byte PDEs at root (PS: 4 MiB),
- * then a page table of 1024 PTEs.  PAE: a PDPT of 4 8-byte entries at
- * root, each the PA of a page directory of 512 PDEs (PS: 2 MiB), then
- * a page table of 512 PTEs.  This is the walk libkvm does from IdlePTD
- * or IdlePDPT.
+ * then a page table of 1024 PTEs.  PAE (8-byte entries, w->pte_size): a
+ * PDPT of 4 8-byte entries at root, each the PA of a page directory of
+ * 512 PDEs (PS: 2 MiB), then a page table of 512 PTEs.  This is the
+ * walk libkvm does from IdlePTD or IdlePDPT.
  */
-enum dk_status
-dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
-    uint64_t *pa, unsigned *prot, struct dk_err *err)
+static enum dk_status
+i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
+	int pae = w->pte_size == 8;
 	unsigned esz = pae ? 8 : 4;
 	uint64_t frame = pae ? I386_PG_FRAME_PAE : I386_PG_FRAME;
 	uint64_t at, e, pd = root;
@@ -369,3 +373,30 @@ dk_i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
 		*prot = i386_prot(e, pae);
 	return DK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/* The full-core walks (fmt_elf.c finds their root, IdlePTD or IdlePDPT). */
+static const struct dk_pt_walk i386_walks[] = {
+	{ "i386", 2, I386_PAGE_SHIFT, 32, 4, NULL, i386_walk },
+	{ "i386 PAE", 3, I386_PAGE_SHIFT, 32, 8, NULL, i386_walk },
+};
+
+static const struct dk_arch i386_rows[] = {
+	{ .name = "i386", .aliases = "i686 x86", .family = "i386",
+	  .endian = DK_LE, .elf_machine = I386_EM_386,
+	  .elf_class = I386_ELFCLASS32, .long_size = 4,
+	  .minidump = &dk_md_i386, .ops = &dk_arch_i386 },
+};
+
+const struct dk_arch_ops dk_arch_i386 = {
+	.name		= "i386",
+	.rows		= i386_rows,
+	.nrows		= DK_ARRAY_LEN(i386_rows),
+	.page_shift	= I386_PAGE_SHIFT,
+	.minidump	= &dk_md_i386,
+	.walks		= i386_walks,
+	.nwalks		= DK_ARRAY_LEN(i386_walks),
+	.prot		= i386_prot,
+};

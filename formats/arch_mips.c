@@ -35,6 +35,8 @@
  *    be zero: libkvm aliases them, and so does dumpkit); CKSEG0
  *    [0xffffffff80000000, 0xffffffffa0000000) and CKSEG1
  *    [0xffffffffa0000000, 0xffffffffc0000000): pa = va & 0x1fffffff.
+ * Setup reports them as address windows (DK_WIN_UNMAPPED; XKPHYS as
+ * one window of 2^40 bytes per cache attribute, mips_windows).
  * There is no direct map in the dmap sense: dmapbase and dmapend are
  * written 0 by the kernel and are not used (non-zero values are traced,
  * not refused).
@@ -116,6 +118,9 @@
 #include "private.h"
 
 #define	MIPS_ELFCLASS64		2
+#define	MIPS_ELFCLASS32		1
+#define	MIPS_EM_MIPS		8		/* the kernel's e_machine */
+#define	MIPS_EF_ABI2		0x20u		/* EF_MIPS_ABI2: n32 */
 #define	MIPS_PAGE_SHIFT		12
 #define	MIPS_PAGE_SIZE		(1u << MIPS_PAGE_SHIFT)
 #define	MIPS_PAGE_MASK		((uint64_t)MIPS_PAGE_SIZE - 1)
@@ -139,6 +144,7 @@
 #define	MIPS_XKPHYS_CACHED	0x9800000000000000ull	/* CCA 3 */
 #define	MIPS_XKSEG		0xc000000000000000ull	/* end of XKPHYS */
 #define	MIPS_XKPHYS_PHYS_MASK	0x000000ffffffffffull	/* 40 bits */
+#define	MIPS_XKPHYS_CCA_SHIFT	59		/* cache attribute, 61:59 */
 #define	MIPS_CKSEG0		0xffffffff80000000ull
 #define	MIPS_CKSEG1		0xffffffffa0000000ull
 #define	MIPS_CKSSEG		0xffffffffc0000000ull	/* end of CKSEG1 */
@@ -245,6 +251,41 @@ mips_segment(int is64, uint64_t va, uint64_t *pa, const char **seg)
 }
 
 /*
+ * Report the unmapped segments mips_segment translates as address
+ * windows.  32-bit ABIs: KSEG0 and KSEG1 (their sign extensions are the
+ * same addresses, not other windows).  n64: XKPHYS as the hardware
+ * defines it, one window of 2^40 bytes per cache attribute (CCA 3 is
+ * the cached one FreeBSD's direct map uses), then CKSEG0 and CKSEG1.
+ * The XKPHYS addresses whose bits 58:40 are not zero, which the
+ * hardware refuses and kvtop aliases (see the top), are no window.
+ */
+static void
+mips_windows(struct dk_dump *d, int is64)
+{
+	static const char *const cca[8] = { "XKPHYS CCA 0", "XKPHYS CCA 1",
+	    "XKPHYS CCA 2", "XKPHYS CCA 3", "XKPHYS CCA 4", "XKPHYS CCA 5",
+	    "XKPHYS CCA 6", "XKPHYS CCA 7" };
+
+	if (!is64) {
+		dk_add_window(d, DK_WIN_UNMAPPED, "KSEG0", MIPS32_KSEG0,
+		    MIPS32_KSEG1, 0);
+		dk_add_window(d, DK_WIN_UNMAPPED, "KSEG1", MIPS32_KSEG1,
+		    MIPS32_KSEG2, 0);
+		return;
+	}
+	for (uint64_t i = 0; i < DK_ARRAY_LEN(cca); i++) {
+		uint64_t va = MIPS_XKPHYS | i << MIPS_XKPHYS_CCA_SHIFT;
+
+		dk_add_window(d, DK_WIN_UNMAPPED, cca[i], va, va +
+		    MIPS_XKPHYS_PHYS_MASK + 1, 0);
+	}
+	dk_add_window(d, DK_WIN_UNMAPPED, "CKSEG0", MIPS_CKSEG0, MIPS_CKSEG1,
+	    0);
+	dk_add_window(d, DK_WIN_UNMAPPED, "CKSEG1", MIPS_CKSEG1, MIPS_CKSSEG,
+	    0);
+}
+
+/*
  * Would kernbase kb and ptesize ps fit the address space of abi?  On 0,
  * *end is the end the PTE array would reach (0 when past 2^64).
  */
@@ -334,7 +375,20 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 	    "%#jx)", an, d->pte_size, abi == DK_ABI_N64 ?
 	    "XKPHYS/CKSEG0/CKSEG1" : "KSEG0/KSEG1", (uintmax_t)kb,
 	    (uintmax_t)end);
+	mips_windows(d, abi == DK_ABI_N64);
 	return DK_OK;
+}
+
+/*
+ * The protection of a valid PTE; fmt is its width, 4 (o32) or 8 bytes
+ * (n32, n64), which places the software RO bit (see the top).
+ */
+static unsigned
+mips_prot(uint64_t e, unsigned ptesz)
+{
+	uint64_t ro = ptesz == 4 ? MIPS32_PTE_RO : MIPS64_PTE_RO;
+
+	return ((e & ro) ? 0 : DK_PROT_W) | DK_PROT_X;
 }
 
 /* Translate va, an address of the row's own width. */
@@ -345,7 +399,6 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	uint64_t kb = d->hdr.v[DK_H_KERNBASE], page = va & ~MIPS_PAGE_MASK;
 	int is64 = mips_abi(d->arch) == DK_ABI_N64;
 	uint64_t mask = d->pte_size == 4 ? MIPS32_PFN_MASK : MIPS64_PFN_MASK;
-	uint64_t ro = d->pte_size == 4 ? MIPS32_PTE_RO : MIPS64_PTE_RO;
 	uint64_t idx, e;
 	const char *seg;
 	enum dk_status st;
@@ -379,7 +432,7 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: PTE %#jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = ((e & ro) ? 0 : DK_PROT_W) | DK_PROT_X;
+		*prot = mips_prot(e, d->pte_size);
 	return DK_OK;
 }
 
@@ -594,4 +647,51 @@ const struct dk_mdarch dk_md_mips = {
 	.plausible	= mips_plausible,
 	.variants	= mips_variants,
 	.nvariants	= DK_ARRAY_LEN(mips_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+/*
+ * One magic for three ABIs in two byte orders.  The kernel's ELF header
+ * tells them apart by EI_CLASS and EF_MIPS_ABI2 (n32).
+ */
+static const struct dk_arch mips_rows[] = {
+	{ .name = "mips", .aliases = "mipso32 mipshf", .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsel", .aliases = "mipso32el mipselhf", .family = "mips",
+	  .endian = DK_LE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsn32", .aliases = NULL, .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mipsn32el", .aliases = NULL, .family = "mips",
+	  .endian = DK_LE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
+	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mips64", .aliases = "mipsn64 mips64hf", .family = "mips",
+	  .endian = DK_BE, .abi = DK_ABI_N64, .elf_machine = MIPS_EM_MIPS,
+	  .elf_class = MIPS_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	{ .name = "mips64el", .aliases = "mipsn64el mips64elhf",
+	  .family = "mips", .endian = DK_LE, .abi = DK_ABI_N64,
+	  .elf_machine = MIPS_EM_MIPS, .elf_class = MIPS_ELFCLASS64,
+	  .long_size = 8, .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+};
+
+const struct dk_arch_ops dk_arch_mips = {
+	.name		= "mips",
+	.rows		= mips_rows,
+	.nrows		= DK_ARRAY_LEN(mips_rows),
+	.page_shift	= MIPS_PAGE_SHIFT,
+	.minidump	= &dk_md_mips,
+	.prot		= mips_prot,
 };

@@ -162,6 +162,7 @@
 #define	PPC64_PTEL_BW		0x002ull	/* read-write */
 #define	PPC64_PTEL_BR		0x003ull	/* read-only */
 #define	PPC64_HPT_FILL		70		/* percent of slots in use */
+#define	PPC64_VISIT_CHUNK	(1u << 20)	/* HPT bytes read at a time */
 
 /* Radix tree (mmu_radix.c, kvm_minidump_powerpc64_radix.c). */
 #define	PPC64_RADIX_ROOT_SIZE	65536u
@@ -180,6 +181,7 @@
 #define	PPC64_RPTE_EAA_X	0x001ull
 #define	PPC64_RADIX_Q3		0xc00ull	/* va >> 52 in the tree */
 #define	PPC64_RADIX_END		0xc010000000000000ull
+#define	PPC64_RADIX_LEVELS	4		/* root and three tables */
 
 /* Generator values (sys/powerpc/include/vmparam.h, param.h). */
 #define	PPC64_DMAP_BASE		0xc000000000000000ull
@@ -193,6 +195,8 @@
 #define	PPC64_PHYS_MAX		(1ull << 48)
 #define	PPC64_MSGBUF_SIZE	0x10000u	/* MSGBUF_SIZE */
 #define	PPC64_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	PPC64_EM_PPC64		21		/* the kernel's e_machine */
+#define	PPC64_ELFCLASS64	2
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -369,6 +373,34 @@ ppc64_printable(char *out, size_t n, const char *s)
 	out[i] = '\0';
 }
 
+/*
+ * Report the addresses below dmapbase that kvtop moves into the direct
+ * map (steps 1 and 2 at the top) as the kernel's window: va < dmapbase
+ * with dmapbase <= va + disp <= dmapend, disp = startkernel - 0x100100,
+ * the sum taken modulo 2^64 as kvtop takes it; pa = va + disp -
+ * dmapbase.  The va of [dmapbase, dmapend] are [first, last] modulo
+ * 2^64; when that wraps past 2^64, first is above dmapbase (the direct
+ * map and the addresses below it do not fit in 2^64 otherwise), so the
+ * window is [0, last].  One window, or none.
+ */
+static void
+ppc64_reloc_window(struct dk_dump *d)
+{
+	const struct dk_hdr *h = &d->hdr;
+	uint64_t db = h->v[DK_H_DMAPBASE], de = h->v[DK_H_DMAPEND];
+	uint64_t disp = h->v[DK_H_STARTKERNEL] - PPC64_LINK_BASE;
+	uint64_t first = db - disp, last = first + (de - db);
+
+	if (last < first)
+		first = 0;
+	if (first >= db)
+		return;
+	if (last > db - 1)
+		last = db - 1;
+	dk_add_window(d, DK_WIN_KERNEL, "kernel relocation", first, last + 1,
+	    first + disp - db);
+}
+
 static enum dk_status
 ppc64_setup(struct dk_dump *d, struct dk_err *err)
 {
@@ -431,6 +463,7 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 	}
 	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db,
 	    de == UINT64_MAX ? de : de + 1, 0);
+	ppc64_reloc_window(d);
 	if (db != 0 && de - db >= (db & -db))
 		DK_TRACE(d, "powerpc64: direct map [%#jx, %#jx]: va - dmapbase "
 		    "(used) and libkvm's va & ~dmapbase differ here",
@@ -446,6 +479,24 @@ ppc64_hpt_prot(uint64_t lo)
 {
 	return ((lo & PPC64_PTEL_PP) != PPC64_PTEL_BR ? DK_PROT_W : 0) |
 	    ((lo & PPC64_PTEL_NOEXEC) ? 0 : DK_PROT_X);
+}
+
+static unsigned
+ppc64_radix_prot(uint64_t e)
+{
+	return ((e & PPC64_RPTE_EAA_W) ? DK_PROT_W : 0) |
+	    ((e & PPC64_RPTE_EAA_X) ? DK_PROT_X : 0);
+}
+
+/*
+ * The protection of a valid entry; fmt is the page table, as mmu_name
+ * names it (enum ppc64_mmu): a radix leaf, or a hashed PTE's pte_lo.
+ */
+static unsigned
+ppc64_prot(uint64_t e, unsigned mmu)
+{
+	return mmu == PPC64_MMU_RADIX ? ppc64_radix_prot(e) :
+	    ppc64_hpt_prot(e);
 }
 
 /* Search the two PTE groups of va (relocated address a; see the top). */
@@ -642,9 +693,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			*pa = (e & PPC64_RPTE_RPN & ~(size - 1)) |
 			    (a & (size - 1));
 			if (prot != NULL)
-				*prot = ((e & PPC64_RPTE_EAA_W) ? DK_PROT_W :
-				    0) | ((e & PPC64_RPTE_EAA_X) ? DK_PROT_X :
-				    0);
+				*prot = ppc64_radix_prot(e);
 			DK_TRACE(d, "%s: radix leaf of %ju bytes -> pa %#jx",
 			    where, (uintmax_t)size, (uintmax_t)*pa);
 			return DK_OK;
@@ -702,6 +751,153 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 			d->unmapped_to = 0;	/* a hint about a, not va */
 		return st;
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* dumpcheck's page-table pass (struct dk_pt_visitor).                    */
+
+/*
+ * The hashed page table: the kernel's PTEs are those whose VSID has the
+ * kernel bit (user address spaces share the table and map what they
+ * like), in the byte order mmu_name says (the top of the file).  16 MiB
+ * PTEs map the direct map, which need not be dumped.
+ */
+static void
+ppc64_hpt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
+{
+	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)d->mmuformat,
+	    d->arch->endian);
+	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16;
+	uint8_t *buf = malloc(PPC64_VISIT_CHUNK);
+	struct dk_err err;
+
+	if (buf == NULL)
+		return;
+	for (uint64_t done = 0; done < n; done += PPC64_VISIT_CHUNK / 16) {
+		uint64_t k = n - done < PPC64_VISIT_CHUNK / 16 ? n - done :
+		    PPC64_VISIT_CHUNK / 16;
+
+		if (dk_src_pread(&d->src, buf, (size_t)(k * 16), d->off_pmap +
+		    done * 16, "hashed page table", &err) != DK_OK)
+			break;
+		for (uint64_t i = 0; i < k; i++) {
+			uint64_t hi = dec_uint(buf + 16 * i, 8, e);
+			uint64_t lo = dec_uint(buf + 16 * i + 8, 8, e);
+			uint64_t vsid = (hi & PPC64_PTEH_VSID) >>
+			    PPC64_PTEH_VSID_SHIFT;
+
+			if (!(hi & PPC64_PTEH_VALID) ||
+			    !(vsid & PPC64_KERNEL_VSID_BIT))
+				continue;
+			v->leaf(v->arg, UINT64_MAX, lo & ((hi &
+			    PPC64_PTEH_BIG) ? PPC64_PTEL_LP_PA : PPC64_PTEL_PA),
+			    d->off_pmap + (done + i) * 16,
+			    (hi & PPC64_PTEH_BIG) != 0);
+		}
+	}
+	free(buf);
+}
+
+/* The radix walk: the tables on the path from the root, and its steps. */
+struct ppc64_rvisit {
+	struct dk_dump			*d;
+	const struct dk_pt_visitor	*v;
+	uint64_t			 path[PPC64_RADIX_LEVELS];
+	uint64_t			 steps;
+};
+
+/*
+ * One radix table (lvl 0: the root in the pmap area; 1..3: pages of the
+ * dump).  Depth is bounded by PPC64_RADIX_LEVELS and the tables walked
+ * by the dump's pages; a table is walked once (shared tables are not
+ * walked again), and an entry that points at a table on its own path
+ * is a loop, not followed.
+ */
+static void
+ppc64_radix_visit_table(struct ppc64_rvisit *w, unsigned lvl,
+    const uint8_t *t, uint64_t nent, uint64_t toff, uint64_t vabase)
+{
+	static const unsigned shift[PPC64_RADIX_LEVELS] = { 39, 30, 21, 12 };
+	struct dk_dump *d = w->d;
+	const struct dk_pt_visitor *v = w->v;
+	struct dk_err e;
+	char what[80], msg[256];
+
+	if (lvl >= PPC64_RADIX_LEVELS)
+		return;
+	for (uint64_t i = 0; i < nent; i++) {
+		uint64_t ent = dec_be64(t + 8 * i), eoff = toff + 8 * i;
+		uint64_t va = vabase | (i << shift[lvl]), size, nt, noff;
+		int loop = 0;
+		uint8_t *sub;
+
+		if (!(ent & PPC64_RPTE_VALID))
+			continue;
+		size = 1ull << shift[lvl];
+		if (ent & PPC64_RPTE_LEAF) {
+			if ((ent & PPC64_RPTE_RPN & (size - 1)) != 0) {
+				snprintf(msg, sizeof(msg), "radix level %u "
+				    "leaf for va %#jx maps %#jx bytes: "
+				    "expected a frame aligned to it, found "
+				    "%#jx", lvl + 1, (uintmax_t)va,
+				    (uintmax_t)size,
+				    (uintmax_t)(ent & PPC64_RPTE_RPN));
+				v->misaligned(v->arg, eoff, msg);
+			}
+			v->leaf(v->arg, va, ent & PPC64_RPTE_RPN & ~(size - 1),
+			    eoff, lvl + 1 < PPC64_RADIX_LEVELS);
+			continue;
+		}
+		if (lvl + 1 >= PPC64_RADIX_LEVELS)
+			continue;
+		nt = ent & PPC64_RPDE_NLB & ~0xfffull;
+		for (unsigned k = 1; k <= lvl; k++)
+			loop |= w->path[k] == nt;
+		if (loop) {
+			snprintf(msg, sizeof(msg), "radix level %u entry %ju "
+			    "(va %#jx) points at the table at pa %#jx, which "
+			    "is on its own path: a loop", lvl + 1,
+			    (uintmax_t)i, (uintmax_t)va, (uintmax_t)nt);
+			v->loop(v->arg, eoff, msg);
+			continue;
+		}
+		snprintf(what, sizeof(what), "radix level %u entry %ju (va "
+		    "%#jx)", lvl + 1, (uintmax_t)i, (uintmax_t)va);
+		if (v->seen(v->arg, nt) || !v->table(v->arg, nt, eoff, what))
+			continue;
+		if (++w->steps > d->info.npages ||
+		    dk_pa_offset(d, nt, &noff, &e) != DK_OK ||
+		    (sub = malloc(PPC64_PAGE_SIZE)) == NULL)
+			continue;
+		if (dk_read_pa(d, nt, sub, PPC64_PAGE_SIZE, &e) == DK_OK) {
+			w->path[lvl + 1] = nt;
+			ppc64_radix_visit_table(w, lvl + 1, sub, PPC64_RADIX_N,
+			    noff, va);
+		}
+		free(sub);
+	}
+}
+
+/* The radix tree from its root, or the hashed page table. */
+static int
+ppc64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
+{
+	struct ppc64_rvisit w = { d, v, { UINT64_MAX, 0, 0, 0 }, 0 };
+	uint64_t n = d->hdr.v[DK_H_PMAPSIZE];
+	struct dk_err err;
+	uint8_t *root;
+
+	if (d->mmuformat != PPC64_MMU_RADIX) {
+		ppc64_hpt_visit(d, v);
+		return 1;
+	}
+	root = malloc((size_t)n);
+	if (root != NULL && dk_src_pread(&d->src, root, (size_t)n,
+	    d->off_pmap, "radix root", &err) == DK_OK)
+		ppc64_radix_visit_table(&w, 0, root, n / 8, d->off_pmap,
+		    PPC64_RADIX_Q3 << 52);
+	free(root);
+	return 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1129,8 +1325,32 @@ const struct dk_mdarch dk_md_powerpc64 = {
 	.bitmap_word	= ppc64_bitmap_word,
 	.setup		= ppc64_setup,
 	.kvtop		= ppc64_kvtop,
+	.pt_visit	= ppc64_pt_visit,
 	.pmap_build	= ppc64_pmap_build,
 	.gen_defaults	= ppc64_gen_defaults,
 	.variants	= powerpc64_variants,
 	.nvariants	= DK_ARRAY_LEN(powerpc64_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch powerpc64_rows[] = {
+	{ .name = "powerpc64", .aliases = "ppc64", .family = "powerpc64",
+	  .endian = DK_BE, .elf_machine = PPC64_EM_PPC64,
+	  .elf_class = PPC64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_powerpc64, .ops = &dk_arch_powerpc64 },
+	{ .name = "powerpc64le", .aliases = "ppc64le", .family = "powerpc64",
+	  .endian = DK_LE, .elf_machine = PPC64_EM_PPC64,
+	  .elf_class = PPC64_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_powerpc64, .ops = &dk_arch_powerpc64 },
+};
+
+const struct dk_arch_ops dk_arch_powerpc64 = {
+	.name		= "powerpc64",
+	.rows		= powerpc64_rows,
+	.nrows		= DK_ARRAY_LEN(powerpc64_rows),
+	.page_shift	= PPC64_PAGE_SHIFT,
+	.minidump	= &dk_md_powerpc64,
+	.prot		= ppc64_prot,
 };

@@ -85,6 +85,8 @@
 #define	RISCV_PHYS_MAX		(1ull << 56)	/* 44-bit PPN */
 #define	RISCV_MSGBUF_SIZE	0x18000u	/* MSGBUF_SIZE */
 #define	RISCV_MSGBUF_HDR	0x40u		/* sizeof(struct msgbuf) */
+#define	RISCV_EM_RISCV		243		/* the kernel's e_machine */
+#define	RISCV_ELFCLASS64	2
 
 #define	V12	(DK_V(1) | DK_V(2))
 
@@ -162,9 +164,11 @@ riscv_setup(struct dk_dump *d, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The protection of a valid leaf (one format: fmt is not read). */
 static unsigned
-riscv_prot(uint64_t e)
+riscv_prot(uint64_t e, unsigned fmt)
 {
+	(void)fmt;
 	return ((e & RISCV_PTE_W) ? DK_PROT_W : 0) |
 	    ((e & RISCV_PTE_X) ? DK_PROT_X : 0);
 }
@@ -207,7 +211,7 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: L3 PTE 0x%016jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = riscv_prot(e);
+		*prot = riscv_prot(e, 0);
 	return DK_OK;
 }
 
@@ -339,4 +343,23 @@ const struct dk_mdarch dk_md_riscv = {
 	.gen_defaults	= riscv_gen_defaults,
 	.variants	= riscv_variants,
 	.nvariants	= DK_ARRAY_LEN(riscv_variants),
+};
+
+/* ---------------------------------------------------------------------- */
+/* The module (arch.c lists it).                                           */
+
+static const struct dk_arch riscv_rows[] = {
+	{ .name = "riscv64", .aliases = "riscv", .family = "riscv",
+	  .endian = DK_LE, .elf_machine = RISCV_EM_RISCV,
+	  .elf_class = RISCV_ELFCLASS64, .long_size = 8,
+	  .minidump = &dk_md_riscv, .ops = &dk_arch_riscv },
+};
+
+const struct dk_arch_ops dk_arch_riscv = {
+	.name		= "riscv",
+	.rows		= riscv_rows,
+	.nrows		= DK_ARRAY_LEN(riscv_rows),
+	.page_shift	= RISCV_PAGE_SHIFT,
+	.minidump	= &dk_md_riscv,
+	.prot		= riscv_prot,
 };

@@ -13,8 +13,9 @@
  *     bitmap, file size, msgbuf; for the portable format also the ELF
  *     header, the notes and the program headers.
  *  2. Deep, when dk_open() accepted the file: the page tables (through
- *     the family's kvtop where it exposes one page at a time, and a
- *     bounded walk of its own where tables live in the dump's pages),
+ *     the family's kvtop where it exposes one page at a time, and where
+ *     tables live in the dump's pages through the family's own bounded
+ *     pass, whose findings are judged here),
  *     the page data (read in physical order in 1 MiB chunks), the
  *     fixture pattern, the digest, and the portable format's segments.
  *
@@ -50,7 +51,6 @@
 #define	CK_MSGBUF_MAX	(4u << 20)	/* msgbuf bytes examined */
 #define	CK_WALK_MAX	(64ull << 20)	/* kvtop steps of the generic walk */
 #define	CK_LOST_SHOWN	4		/* lost physical ranges named */
-#define	CK_RADIX_LEVELS	4
 
 /* ELF portable format (docs/portable-elf-minidump.md). */
 #define	EM_CLASS	ELFCLASS64
@@ -1979,196 +1979,6 @@ walk_flat(struct ck *c, struct pmstat *ps)
 	}
 }
 
-#define	AMD64_PG_V		0x1ull
-#define	AMD64_PG_PS		0x80ull
-#define	AMD64_PG_FRAME		0x000ffffffffff000ull
-#define	AMD64_PG_PS_FRAME	0x000fffffffe00000ull
-#define	AMD64_PS_LOW		0x00000000001fe000ull	/* not PAT (bit 12) */
-
-/*
- * amd64 versions 2 and 3: a PDE per 2 MiB; a PDE without PG_PS points at
- * a page-table page that is itself a page of the dump (FORMATS.md 8.7).
- * The PDE's structure bits are read here; the leaves are the family's
- * kvtop.  A page-table page that maps itself is a loop.
- */
-static void
-walk_amd64(struct ck *c, struct pmstat *ps)
-{
-	struct dk_dump *d = c->d;
-	uint64_t kb = d->info.kernbase;
-	struct dk_err e;
-	char what[64];
-
-	for (uint64_t i = 0; i < d->pmap_nent; i++) {
-		uint64_t pde, off = d->off_pmap + 8 * i, va0 = kb + (i << 21);
-		uint64_t pt, ptoff;
-
-		if (dk_md_pmap_entry(d, i, &pde, &e) != DK_OK)
-			break;
-		if (!(pde & AMD64_PG_V))
-			continue;
-		if (pde & AMD64_PG_PS) {
-			if (pde & AMD64_PS_LOW)
-				acc_add(&ps->misal, off, "PDE %ju for va %#jx "
-				    "maps a 2 MiB page: expected a 2 MiB-"
-				    "aligned frame, found %#jx", (uintmax_t)i,
-				    (uintmax_t)va0, (uintmax_t)(pde &
-				    AMD64_PG_FRAME));
-			classify(c, ps, pde & AMD64_PG_PS_FRAME, off, va0, 1);
-			continue;
-		}
-		pt = pde & AMD64_PG_FRAME;
-		snprintf(what, sizeof(what), "PDE %ju for va %#jx",
-		    (uintmax_t)i, (uintmax_t)va0);
-		if (!table_page(c, ps, pt, off, what) || c->o->quick ||
-		    dk_pa_offset(d, pt, &ptoff, &e) != DK_OK)
-			continue;
-		for (unsigned j = 0; j < 512; j++) {
-			uint64_t va = va0 + ((uint64_t)j << 12), pa;
-
-			if (dk_md_kvtop_prot(d, va, &pa, NULL, &e) != DK_OK)
-				continue;
-			if ((pa & ~0xfffull) == pt)
-				acc_add(&ps->loop, ptoff + 8 * j, "the page-"
-				    "table page at pa %#jx maps itself: entry "
-				    "%u (va %#jx) points back at it",
-				    (uintmax_t)pt, j, (uintmax_t)va);
-			else
-				classify(c, ps, pa, ptoff + 8 * j, va, 0);
-		}
-	}
-}
-
-#define	HPT_VALID	0x1ull
-#define	HPT_BIG		0x4ull
-#define	HPT_VSID	0x3ffffffffffff000ull
-#define	HPT_KERNEL_VSID	(1ull << 36)
-#define	HPT_PA		0x0ffffffffffff000ull
-#define	HPT_LP_PA	0x0fffffffff000000ull
-
-/*
- * powerpc64 hashed page table: the kernel's PTEs are those whose VSID
- * has the kernel bit (user address spaces share the table and map what
- * they like).  Their byte order depends on mmu_name (arch_powerpc64.c).
- * 16 MiB PTEs map the direct map, which need not be dumped.
- */
-static void
-walk_hpt(struct ck *c, struct pmstat *ps)
-{
-	struct dk_dump *d = c->d;
-	enum dk_endian e = strcmp(d->hdr.s[DK_H_MMU_NAME], "mmu_phyp") == 0 ?
-	    d->arch->endian : DK_BE;
-	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16;
-	uint8_t *buf = malloc(CK_CHUNK);
-
-	if (buf == NULL)
-		return;
-	for (uint64_t done = 0; done < n; done += CK_CHUNK / 16) {
-		uint64_t k = n - done < CK_CHUNK / 16 ? n - done : CK_CHUNK / 16;
-
-		if (rd(c, buf, (size_t)(k * 16), d->off_pmap + done * 16) != 0)
-			break;
-		for (uint64_t i = 0; i < k; i++) {
-			uint64_t hi = dec_uint(buf + 16 * i, 8, e);
-			uint64_t lo = dec_uint(buf + 16 * i + 8, 8, e);
-			uint64_t vsid = (hi & HPT_VSID) >> 12;
-
-			if (!(hi & HPT_VALID) || !(vsid & HPT_KERNEL_VSID))
-				continue;
-			classify(c, ps, lo & ((hi & HPT_BIG) ? HPT_LP_PA :
-			    HPT_PA), d->off_pmap + (done + i) * 16, UINT64_MAX,
-			    (hi & HPT_BIG) != 0);
-		}
-	}
-	free(buf);
-}
-
-#define	RADIX_VALID	(1ull << 63)
-#define	RADIX_LEAF	(1ull << 62)
-#define	RADIX_RPN	0x00fffffffffff000ull
-#define	RADIX_NLB	0x00ffffffffffff00ull
-#define	RADIX_Q3	0xc000000000000000ull
-
-/*
- * One radix table (lvl 0: the root in the pmap area; 1..3: pages of the
- * dump).  Depth is bounded by CK_RADIX_LEVELS; a table is walked once
- * (shared tables are not walked again), and an entry that points at a
- * table on its own path is a loop, not followed.
- */
-static void
-radix_table(struct ck *c, struct pmstat *ps, unsigned lvl, const uint8_t *t,
-    uint64_t nent, uint64_t toff, uint64_t *path, uint64_t vabase)
-{
-	static const unsigned shift[CK_RADIX_LEVELS] = { 39, 30, 21, 12 };
-	struct dk_dump *d = c->d;
-	struct dk_err e;
-	char what[80];
-
-	if (lvl >= CK_RADIX_LEVELS)
-		return;
-	for (uint64_t i = 0; i < nent; i++) {
-		uint64_t ent = dec_be64(t + 8 * i), eoff = toff + 8 * i;
-		uint64_t va = vabase | (i << shift[lvl]), size, nt, noff;
-		int loop = 0;
-		uint8_t *sub;
-
-		if (!(ent & RADIX_VALID))
-			continue;
-		size = 1ull << shift[lvl];
-		if (ent & RADIX_LEAF) {
-			if ((ent & RADIX_RPN & (size - 1)) != 0)
-				acc_add(&ps->misal, eoff, "radix level %u leaf "
-				    "for va %#jx maps %#jx bytes: expected a "
-				    "frame aligned to it, found %#jx", lvl + 1,
-				    (uintmax_t)va, (uintmax_t)size,
-				    (uintmax_t)(ent & RADIX_RPN));
-			classify(c, ps, ent & RADIX_RPN & ~(size - 1), eoff, va,
-			    lvl + 1 < CK_RADIX_LEVELS);
-			continue;
-		}
-		if (lvl + 1 >= CK_RADIX_LEVELS)
-			continue;
-		nt = ent & RADIX_NLB & ~0xfffull;
-		for (unsigned k = 1; k <= lvl; k++)
-			loop |= path[k] == nt;
-		if (loop) {
-			acc_add(&ps->loop, eoff, "radix level %u entry %ju (va "
-			    "%#jx) points at the table at pa %#jx, which is "
-			    "on its own path: a loop", lvl + 1, (uintmax_t)i,
-			    (uintmax_t)va, (uintmax_t)nt);
-			continue;
-		}
-		snprintf(what, sizeof(what), "radix level %u entry %ju (va "
-		    "%#jx)", lvl + 1, (uintmax_t)i, (uintmax_t)va);
-		if (paset_has(&c->pt, nt) || !table_page(c, ps, nt, eoff,
-		    what) || c->o->quick)
-			continue;
-		if (++ps->steps > d->info.npages ||
-		    dk_pa_offset(d, nt, &noff, &e) != DK_OK ||
-		    (sub = malloc(4096)) == NULL)
-			continue;
-		if (dk_read_pa(d, nt, sub, 4096, &e) == DK_OK) {
-			path[lvl + 1] = nt;
-			radix_table(c, ps, lvl + 1, sub, 512, noff, path, va);
-		}
-		free(sub);
-	}
-}
-
-static void
-walk_radix(struct ck *c, struct pmstat *ps)
-{
-	struct dk_dump *d = c->d;
-	uint64_t path[CK_RADIX_LEVELS] = { UINT64_MAX, 0, 0, 0 };
-	uint64_t n = d->hdr.v[DK_H_PMAPSIZE];
-	uint8_t *root = malloc((size_t)n);
-
-	if (root != NULL && rd(c, root, (size_t)n, d->off_pmap) == 0)
-		radix_table(c, ps, 0, root, n / 8, d->off_pmap, path,
-		    RADIX_Q3);
-	free(root);
-}
-
 /*
  * Any other family: the kernel map page by page through kvtop, jumping
  * over what the family says is unmapped, for at most CK_WALK_MAX steps.
@@ -2195,29 +2005,76 @@ walk_generic(struct ck *c, struct pmstat *ps)
 	}
 }
 
+/*
+ * The visitor of a family's own pass over its page-table area
+ * (dk_mdarch's pt_visit: amd64 versions 2 and 3, powerpc64): the family
+ * walks, these judge.
+ */
+struct ptv {
+	struct ck	*c;
+	struct pmstat	*ps;
+};
+
+static void
+ptv_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t off, int large)
+{
+	struct ptv *p = arg;
+
+	classify(p->c, p->ps, pa, off, va, large);
+}
+
+static int
+ptv_table(void *arg, uint64_t pa, uint64_t off, const char *what)
+{
+	struct ptv *p = arg;
+
+	return table_page(p->c, p->ps, pa, off, what) && !p->c->o->quick;
+}
+
+static int
+ptv_seen(void *arg, uint64_t pa)
+{
+	struct ptv *p = arg;
+
+	return paset_has(&p->c->pt, pa);
+}
+
+static void
+ptv_misaligned(void *arg, uint64_t off, const char *msg)
+{
+	struct ptv *p = arg;
+
+	acc_add(&p->ps->misal, off, "%s", msg);
+}
+
+static void
+ptv_loop(void *arg, uint64_t off, const char *msg)
+{
+	struct ptv *p = arg;
+
+	acc_add(&p->ps->loop, off, "%s", msg);
+}
+
 static void
 pmap_check(struct ck *c)
 {
 	struct dk_dump *d = c->d;
 	struct pmstat ps;
-	const char *fam = d->md->family;
+	struct ptv p = { c, &ps };
+	const struct dk_pt_visitor v = { &p, ptv_leaf, ptv_table, ptv_seen,
+	    ptv_misaligned, ptv_loop };
 
 	memset(&ps, 0, sizeof(ps));
 	if (d->md->kvtop == NULL || !c->v.bm_ok)
 		return;
-	if (strcmp(fam, "powerpc64") == 0) {
-		if (strcmp(d->hdr.s[DK_H_MMU_NAME], "mmu_radix") == 0)
-			walk_radix(c, &ps);
+	if (d->md->pt_visit == NULL || !d->md->pt_visit(d, &v)) {
+		if (d->pmap_nent > 0 && d->info.kva_end > d->info.kernbase &&
+		    (d->info.kva_end - d->info.kernbase) >> d->page_shift ==
+		    d->pmap_nent)
+			walk_flat(c, &ps);
 		else
-			walk_hpt(c, &ps);
-	} else if (strcmp(fam, "amd64") == 0 && d->info.version >= 2)
-		walk_amd64(c, &ps);
-	else if (d->pmap_nent > 0 && d->info.kva_end > d->info.kernbase &&
-	    (d->info.kva_end - d->info.kernbase) >> d->page_shift ==
-	    d->pmap_nent)
-		walk_flat(c, &ps);
-	else
-		walk_generic(c, &ps);
+			walk_generic(c, &ps);
+	}
 	acc_flush(c, "pmap.pa-past-memory", &ps.past, "entries");
 	acc_flush(c, "pmap.pt-page-missing", &ps.ptmiss, "entries");
 	acc_flush(c, "pmap.loop", &ps.loop, "entries");

@@ -46,21 +46,13 @@ struct elfc_seg {
 	uint64_t	phoff;		/* where its program header is */
 };
 
-enum elfc_walk {
-	WALK_NONE = 0,
-	WALK_AMD64,
-	WALK_I386,
-	WALK_I386_PAE,
-	WALK_ARM,
-};
-
 struct dk_elfcore {
 	int		 is64;
 	struct elfc_seg	*phys;		/* sorted by addr */
 	size_t		 nphys;
 	struct elfc_seg	*virt;		/* sorted by addr */
 	size_t		 nvirt;
-	enum elfc_walk	 walk;
+	const struct dk_pt_walk *walk;	/* the module's; NULL: none */
 	uint64_t	 root;		/* PA of the top page-table level */
 	int		 have_delta;
 	uint64_t	 delta_va, delta_pa;
@@ -207,17 +199,113 @@ read_var(struct dk_dump *d, const char *name, uint64_t pa, unsigned size,
 	return DK_OK;
 }
 
+/* The kernel symbols find_root looks up, by index in its s[]. */
+enum { S_KERNBASE, S_KPML4, S_PTD, S_PDPT, S_L1PA, S_PHYSADDR, S_N };
+
 /*
- * Find the page-table root from the kernel's symbols, as libkvm does: a
- * variable's PA is its address less kernbase (amd64, i386: the kernel is
- * loaded at KERNBASE's PA 0), or less kernbase plus physaddr (arm, where
- * PT_DUMP_DELTA gives both when present).
+ * The root of each module's walk, from the kernel's symbols as libkvm
+ * finds it: a variable's PA is its address less kernbase (amd64, i386:
+ * the kernel is loaded at KERNBASE's PA 0), or less kernbase plus
+ * physaddr (arm, where PT_DUMP_DELTA gives both when present).  Each
+ * sets c->root and c->walk, or *need to the symbols that are missing.
  */
+static enum dk_status
+root_amd64(struct dk_dump *d, const struct dk_ksym *s, const char **need,
+    struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	uint64_t kb = s[S_KERNBASE].value;
+	enum dk_status st;
+
+	if (!s[S_KERNBASE].found || !s[S_KPML4].found) {
+		*need = "kernbase and KPML4phys";
+		return DK_OK;
+	}
+	if ((st = read_var(d, "KPML4phys", s[S_KPML4].value - kb, 8,
+	    &c->root, err)) != DK_OK)
+		return st;
+	c->walk = dk_arch_walk(&dk_arch_amd64, "amd64 4-level");
+	return DK_OK;
+}
+
+static enum dk_status
+root_i386(struct dk_dump *d, const struct dk_ksym *s, const char **need,
+    struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	uint64_t kb = s[S_KERNBASE].value;
+	int pae = s[S_PDPT].found;
+	unsigned k = pae ? S_PDPT : S_PTD;
+	enum dk_status st;
+
+	if (!s[S_KERNBASE].found || !s[k].found) {
+		*need = "kernbase and IdlePDPT (PAE) or IdlePTD";
+		return DK_OK;
+	}
+	if ((st = read_var(d, s[k].name, s[k].value - kb, 4, &c->root,
+	    err)) != DK_OK)
+		return st;
+	c->walk = dk_arch_walk(&dk_arch_i386, pae ? "i386 PAE" : "i386");
+	return DK_OK;
+}
+
+static enum dk_status
+root_arm(struct dk_dump *d, const struct dk_ksym *s, const char **need,
+    struct dk_err *err)
+{
+	struct dk_elfcore *c = d->elf;
+	uint64_t kb = s[S_KERNBASE].value, phys = s[S_PHYSADDR].value;
+	enum dk_status st;
+
+	if (c->have_delta) {
+		kb = c->delta_va;
+		phys = c->delta_pa;
+		d->info.kernbase = kb;
+	}
+	if (!s[S_L1PA].found || (!c->have_delta &&
+	    (!s[S_KERNBASE].found || !s[S_PHYSADDR].found))) {
+		*need = "kernel_l1pa, and kernbase and physaddr when the core "
+		    "has no PT_DUMP_DELTA header";
+		return DK_OK;
+	}
+	if ((st = read_var(d, "kernel_l1pa", s[S_L1PA].value - kb + phys, 4,
+	    &c->root, err)) != DK_OK)
+		return st;
+	c->walk = dk_arch_walk(&dk_arch_arm, "arm short descriptor");
+	return DK_OK;
+}
+
+/*
+ * The architecture modules whose full cores dumpkit walks: which kernel
+ * variables hold the root is the format's business (this table), the
+ * walk from it the module's.  Another module's core has virtual
+ * PT_LOADs or nothing to walk.
+ */
+static const struct elfc_root {
+	const struct dk_arch_ops *arch;
+	enum dk_status	(*find)(struct dk_dump *, const struct dk_ksym *,
+			    const char **need, struct dk_err *);
+} roots[] = {
+	{ &dk_arch_amd64, root_amd64 },
+	{ &dk_arch_i386, root_i386 },
+	{ &dk_arch_arm, root_arm },
+};
+
+/* The entry of row a's module in roots[], or NULL. */
+static const struct elfc_root *
+root_of(const struct dk_arch *a)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(roots); i++)
+		if (roots[i].arch == a->ops)
+			return &roots[i];
+	return NULL;
+}
+
+/* Find the page-table root and the walk from the kernel's symbols. */
 static enum dk_status
 find_root(struct dk_dump *d, const char *kernel, struct dk_err *err)
 {
 	struct dk_elfcore *c = d->elf;
-	enum { S_KERNBASE, S_KPML4, S_PTD, S_PDPT, S_L1PA, S_PHYSADDR, S_N };
 	struct dk_ksym s[S_N] = {
 		[S_KERNBASE] = { "kernbase", 0, 0 },
 		[S_KPML4] = { "KPML4phys", 0, 0 },
@@ -226,53 +314,21 @@ find_root(struct dk_dump *d, const char *kernel, struct dk_err *err)
 		[S_L1PA] = { "kernel_l1pa", 0, 0 },
 		[S_PHYSADDR] = { "physaddr", 0, 0 },
 	};
-	const char *fam = d->arch->family;
+	const struct elfc_root *r = root_of(d->arch);
 	const char *need = NULL;
-	uint64_t kb, pa;
+	uint64_t pa;
 	enum dk_status st;
 
 	if ((st = dk_kernel_symbols(kernel, s, S_N, err)) != DK_OK)
 		return st;
-	kb = s[S_KERNBASE].value;
 	if (s[S_KERNBASE].found)
-		d->info.kernbase = kb;
-	if (strcmp(fam, "amd64") == 0) {
-		if (!s[S_KERNBASE].found || !s[S_KPML4].found)
-			need = "kernbase and KPML4phys";
-		else if ((st = read_var(d, "KPML4phys", s[S_KPML4].value - kb,
-		    8, &c->root, err)) != DK_OK)
-			return st;
-		c->walk = WALK_AMD64;
-	} else if (strcmp(fam, "i386") == 0) {
-		int pae = s[S_PDPT].found;
-		unsigned k = pae ? S_PDPT : S_PTD;
-
-		if (!s[S_KERNBASE].found || !s[k].found)
-			need = "kernbase and IdlePDPT (PAE) or IdlePTD";
-		else if ((st = read_var(d, s[k].name, s[k].value - kb, 4,
-		    &c->root, err)) != DK_OK)
-			return st;
-		c->walk = pae ? WALK_I386_PAE : WALK_I386;
-	} else if (strcmp(fam, "arm") == 0) {
-		uint64_t phys = s[S_PHYSADDR].value;
-
-		if (c->have_delta) {
-			kb = c->delta_va;
-			phys = c->delta_pa;
-			d->info.kernbase = kb;
-		}
-		if (!s[S_L1PA].found || (!c->have_delta &&
-		    (!s[S_KERNBASE].found || !s[S_PHYSADDR].found)))
-			need = "kernel_l1pa, and kernbase and physaddr when the "
-			    "core has no PT_DUMP_DELTA header";
-		else if ((st = read_var(d, "kernel_l1pa", s[S_L1PA].value -
-		    kb + phys, 4, &c->root, err)) != DK_OK)
-			return st;
-		c->walk = WALK_ARM;
-	} else
+		d->info.kernbase = s[S_KERNBASE].value;
+	if (r == NULL)
 		return DK_OK;	/* virtual PT_LOADs or nothing to walk */
+	if ((st = r->find(d, s, &need, err)) != DK_OK)
+		return st;
 	if (need != NULL) {
-		c->walk = WALK_NONE;
+		c->walk = NULL;
 		return dk_err_set(err, DK_EINVAL, "%s: the kernel's symbol "
 		    "table lacks %s, which a %s full ELF core needs to find "
 		    "its page tables", kernel, need, d->arch->name);
@@ -733,7 +789,7 @@ elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
 		return DK_NOMATCH;
 	if ((s = find_seg(c->virt, c->nvirt, va)) != NULL)
 		return seg_offset(d, s, va, "virtual", offp, err);
-	if (c->walk != WALK_NONE)
+	if (c->walk != NULL)
 		return DK_NOMATCH;
 	return dk_err_set(err, DK_ENOTDUMPED, "virtual address %#jx is in no "
 	    "virtual PT_LOAD of the core", (uintmax_t)va);
@@ -745,26 +801,15 @@ elfc_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
 {
 	const struct dk_elfcore *c = d->elf;
 
-	switch (c->walk) {
-	case WALK_AMD64:
-		return dk_amd64_walk(d, c->root, va, pa, prot, err);
-	case WALK_I386:
-	case WALK_I386_PAE:
-		return dk_i386_walk(d, c->root, c->walk == WALK_I386_PAE, va,
-		    pa, prot, err);
-	case WALK_ARM:
-		return dk_arm_walk(d, c->root, va, pa, prot, err);
-	case WALK_NONE:
-		break;
-	}
+	if (c->walk != NULL)
+		return c->walk->translate(d, c->walk, c->root, va, pa, prot,
+		    err);
 	if (c->nvirt > 0)
 		return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: this "
 		    "virtual core stores kernel memory by virtual address, "
 		    "without physical addresses: it has no translation to give "
 		    "(read the address itself)", (uintmax_t)va);
-	if (strcmp(d->arch->family, "amd64") == 0 ||
-	    strcmp(d->arch->family, "i386") == 0 ||
-	    strcmp(d->arch->family, "arm") == 0)
+	if (root_of(d->arch) != NULL)
 		return dk_err_set(err, DK_EINVAL, "virtual address %#jx: a full "
 		    "ELF core holds physical memory only; its page tables are "
 		    "found from the kernel's symbols: give --kernel FILE",
@@ -847,7 +892,7 @@ elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 {
 	size_t seg = (size_t)it->va;
 
-	if (d->elf->walk != WALK_NONE)
+	if (d->elf->walk != NULL)
 		return dk_kmap_walk(d, it, run, elfc_kvtop_prot, err);
 	if (it->done || !seg_next(d, d->elf->virt, d->elf->nvirt, &seg,
 	    &it->probes, &run->va, &run->len, &run->offset)) {

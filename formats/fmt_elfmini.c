@@ -1329,7 +1329,7 @@ notes_minidump(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
 static int
 row_sparc64(const struct dk_arch *a)
 {
-	return strcmp(a->family, "sparc64") == 0;
+	return a->ops == &dk_arch_sparc64;
 }
 
 static int

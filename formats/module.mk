@@ -6,6 +6,7 @@ LIB_SRCS += formats/err.c formats/src.c formats/layout.c formats/bitmap.c \
 	    formats/arch_amd64.c formats/arch_i386.c formats/arch_arm.c \
 	    formats/arch_arm64.c formats/arch_mips.c \
 	    formats/arch_powerpc64.c formats/arch_riscv.c \
+	    formats/arch_powerpc.c formats/arch_sparc64.c formats/arch_s390x.c \
 	    formats/decompress.c formats/compress.c \
 	    formats/check_compress.c
 LIB_SRCS += formats/elf.c formats/fmt_elf.c formats/kernel.c formats/check_elf.c

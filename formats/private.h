@@ -2,9 +2,10 @@
  * private.h -- what the modules of libdumpkit share; not installed.
  *
  * The library is a set of tables: header layouts (layout.c and the arch
- * files), architecture rows (arch.c), minidump families (arch_*.c) and
- * formats (dump.c).  A new format or architecture is a new entry, not a
- * special case in the code that walks the tables.
+ * files), architecture modules with their rows and minidump families
+ * (arch_*.c, listed by arch.c) and formats (dump.c).  A new format or
+ * architecture is a new entry, not a special case in the code that
+ * walks the tables.
  */
 #ifndef DK_PRIVATE_H
 #define DK_PRIVATE_H
@@ -235,6 +236,7 @@ dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
 /* Architectures.                                                          */
 
 struct dk_mdarch;
+struct dk_arch_ops;
 
 /* ABIs, where a machine and byte order have several (mips). */
 enum dk_abi {
@@ -258,7 +260,71 @@ struct dk_arch {
 	uint32_t	 elf_flags;	/* their value in the kernel's e_flags */
 	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
 	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
+	const struct dk_arch_ops *ops;	/* the module the row belongs to */
 };
+
+/*
+ * A hardware page-table walk of an architecture module: translate va
+ * through the tables whose top level is at root (a PA) in the dumped
+ * memory, giving the PA and the entry's protection (DK_PROT_*; prot
+ * may be NULL).  Entries are read with dk_read_pa in the row's byte
+ * order.  The numbers describe the walk and translate may read them
+ * (w is the entry itself), so that one function can serve a family of
+ * walks (4 or 5 levels, three granules); param holds what else a walk
+ * needs.
+ */
+struct dk_pt_walk {
+	const char	*name;		/* "amd64 4-level", "i386 PAE" */
+	unsigned	 levels;	/* tables from the root to a page */
+	unsigned	 page_shift;	/* the smallest page */
+	unsigned	 va_bits;	/* bits of VA the tables translate */
+	unsigned	 pte_size;	/* bytes per entry */
+	const void	*param;		/* the walk's own parameters, or NULL */
+	enum dk_status	(*translate)(struct dk_dump *,
+			    const struct dk_pt_walk *w, uint64_t root,
+			    uint64_t va, uint64_t *pa, unsigned *prot,
+			    struct dk_err *);
+};
+
+/*
+ * An architecture module, formats/arch_<name>.c: its rows, its FreeBSD
+ * minidump family, its hardware page-table walks and its protection
+ * decoding.  arch.c lists the modules; every row belongs to exactly
+ * one, and points back at it.
+ */
+struct dk_arch_ops {
+	const char		*name;		/* "amd64", "mips" */
+	const struct dk_arch	*rows;		/* in dk_arch_at() order */
+	size_t			 nrows;
+	unsigned		 page_shift;	/* the base page (a dump may
+						 * say otherwise: arm64) */
+	const struct dk_mdarch	*minidump;	/* NULL: no minidump format */
+	const struct dk_pt_walk	*walks;		/* NULL: none (nwalks 0) */
+	size_t			 nwalks;
+	/*
+	 * The protection (DK_PROT_*) a valid page-table entry pte grants;
+	 * fmt says which of the module's entry formats pte is in, numbered
+	 * as the module's file says (0: its only or usual one).  NULL: the
+	 * module decodes no entries.
+	 */
+	unsigned		(*prot)(uint64_t pte, unsigned fmt);
+};
+
+/* The walk of module m named name, or NULL. */
+const struct dk_pt_walk *dk_arch_walk(const struct dk_arch_ops *m,
+		    const char *name);
+
+/* The modules (arch.c lists them in this order). */
+extern const struct dk_arch_ops dk_arch_amd64;
+extern const struct dk_arch_ops dk_arch_i386;
+extern const struct dk_arch_ops dk_arch_arm64;
+extern const struct dk_arch_ops dk_arch_arm;
+extern const struct dk_arch_ops dk_arch_mips;
+extern const struct dk_arch_ops dk_arch_powerpc64;
+extern const struct dk_arch_ops dk_arch_riscv;
+extern const struct dk_arch_ops dk_arch_powerpc;
+extern const struct dk_arch_ops dk_arch_sparc64;
+extern const struct dk_arch_ops dk_arch_s390x;
 
 /*
  * The public description of a dump (dk_section, dk_window, dk_attr),
@@ -367,6 +433,35 @@ struct dk_mdvariant {
 	struct dk_mdpreset	set[4];
 };
 
+/*
+ * What a family's page-table pass (dk_mdarch's pt_visit) tells the
+ * validator (check.c): the family walks its page-table area, the
+ * validator judges what the walk finds.  off is the file offset of the
+ * entry concerned; what and msg name the entry in words, msg also what
+ * is wrong with it.
+ */
+struct dk_pt_visitor {
+	void	*arg;
+	/*
+	 * A valid leaf maps pa (va UINT64_MAX: not known); large: a large
+	 * page, pa its base.
+	 */
+	void	(*leaf)(void *arg, uint64_t va, uint64_t pa, uint64_t off,
+		    int large);
+	/*
+	 * The entry at off points at a page-table page at pa that the walk
+	 * needs: 1 to read and walk it, 0 not to (missing, or --quick).
+	 */
+	int	(*table)(void *arg, uint64_t pa, uint64_t off,
+		    const char *what);
+	/* Did table() accept a page at pa already (walk shared ones once)? */
+	int	(*seen)(void *arg, uint64_t pa);
+	/* A large entry whose frame is not aligned to its size. */
+	void	(*misaligned)(void *arg, uint64_t off, const char *msg);
+	/* An entry that points back at a table of its own path. */
+	void	(*loop)(void *arg, uint64_t off, const char *msg);
+};
+
 struct dk_mdarch {
 	const char		*family;	/* "amd64" */
 	const char		*magic;		/* "minidump FreeBSD/amd64" */
@@ -386,6 +481,14 @@ struct dk_mdarch {
 	enum dk_status		(*kvtop)(struct dk_dump *, uint64_t va,
 				    uint64_t *pa, unsigned *prot,
 				    struct dk_err *);
+	/*
+	 * dumpcheck's page-table pass: enumerate the page-table area of
+	 * the open dump and tell v what is in it; 0 when the area of this
+	 * dump is an entry per page from kernbase, which the validator
+	 * walks itself through kvtop.  NULL: always so.
+	 */
+	int			(*pt_visit)(struct dk_dump *,
+				    const struct dk_pt_visitor *v);
 	/* Writer: encode the mappings into a pmap area. */
 	enum dk_status		(*pmap_build)(struct dk_pmap_build *,
 				    struct dk_err *);
@@ -783,7 +886,7 @@ const struct dk_layout *const *dk_sp64_layouts(size_t *n);
 extern const struct dk_format_ops dk_fmt_elf;
 
 /* ---------------------------------------------------------------------- */
-/* Full ELF cores: kernel symbols and hardware page-table walks.          */
+/* Full ELF cores: kernel symbols (the walks are the modules').           */
 
 /* A symbol the full-ELF reader asks the kernel image for. */
 struct dk_ksym {
@@ -799,19 +902,6 @@ struct dk_ksym {
  */
 enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
 		    struct dk_err *);
-
-/*
- * Walk the hardware page tables of the dumped memory from root (a PA):
- * amd64 PML4; i386 page directory (pae 0) or PDPT (pae 1); arm L1
- * table.  Entries are read with dk_read_pa in the dump's byte order.
- */
-enum dk_status	dk_amd64_walk(struct dk_dump *, uint64_t root, uint64_t va,
-		    uint64_t *pa, unsigned *prot, struct dk_err *);
-enum dk_status	dk_i386_walk(struct dk_dump *, uint64_t root, int pae,
-		    uint64_t va, uint64_t *pa, unsigned *prot,
-		    struct dk_err *);
-enum dk_status	dk_arm_walk(struct dk_dump *, uint64_t root, uint64_t va,
-		    uint64_t *pa, unsigned *prot, struct dk_err *);
 
 /*
  * The portable format's view of a full ELF core: load one whose ELF and

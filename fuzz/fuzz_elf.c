@@ -10,8 +10,9 @@
  *  1. dk_open_mem: on success the page model must be consistent (runs
  *     ascending, inside the file or reported truncated, npages the sum
  *     of the runs for physical cores), and a read of the first bytes of
- *     every run (at most FZ_RUNS), a few VA reads and every walker from
- *     the first run's start must return a status, never crash;
+ *     every run (at most FZ_RUNS), a few VA reads and every walk of
+ *     every architecture module from the first run's start must return
+ *     a status, never crash;
  *  2. dk_check_mem: every finding has a code the engine lists;
  *  3. the input as a kernel image (through a memfd): dk_kernel_symbols
  *     either fails with a message or finds each symbol at most once.
@@ -32,6 +33,35 @@
 
 #define	FZ_RUNS		256	/* runs read per input */
 
+/* Every walk of every module from root, at a few VAs of its width. */
+static void
+fz_walks(struct dk_dump *d, uint64_t root)
+{
+	const struct dk_arch *row, *prev = NULL;
+	struct dk_err err;
+	uint64_t pa;
+
+	for (size_t i = 0; (row = dk_arch_at(i)) != NULL; prev = row, i++) {
+		const struct dk_arch_ops *m = row->ops;
+
+		if (prev != NULL && prev->ops == m)
+			continue;
+		for (size_t k = 0; k < m->nwalks; k++) {
+			const struct dk_pt_walk *w = &m->walks[k];
+
+			for (uint64_t va = 0; va < 8; va++) {
+				uint64_t a = va * 0x1f3001000ull ^
+				    0xffffffff80201000ull;
+
+				if (w->va_bits <= 32)
+					a &= 0xffffffff;
+				(void)w->translate(d, w, root, a, &pa, NULL,
+				    &err);
+			}
+		}
+	}
+}
+
 static void
 fz_reads(struct dk_dump *d, size_t size)
 {
@@ -39,7 +69,7 @@ fz_reads(struct dk_dump *d, size_t size)
 	struct dk_run_iter it = { 0, 0 };
 	struct dk_run r;
 	struct dk_err err;
-	uint64_t prev_end = 0, pages = 0, first = UINT64_MAX, pa;
+	uint64_t prev_end = 0, pages = 0, first = UINT64_MAX;
 	uint8_t buf[64];
 	int n = 0;
 
@@ -73,19 +103,8 @@ fz_reads(struct dk_dump *d, size_t size)
 		(void)dk_read_va(d, a, buf, sizeof(buf), &err);
 		(void)dk_read_va(d, 0xffffffff80000000ull + a, buf, 8, &err);
 	}
-	if (first != UINT64_MAX && d->arch != NULL) {
-		for (uint64_t va = 0; va < 8; va++) {
-			uint64_t a = va * 0x1f3001000ull ^ 0xffffffff80201000ull;
-
-			(void)dk_amd64_walk(d, first, a, &pa, NULL, &err);
-			(void)dk_i386_walk(d, first, 0, a & 0xffffffff, &pa,
-			    NULL, &err);
-			(void)dk_i386_walk(d, first, 1, a & 0xffffffff, &pa,
-			    NULL, &err);
-			(void)dk_arm_walk(d, first, a & 0xffffffff, &pa, NULL,
-			    &err);
-		}
-	}
+	if (first != UINT64_MAX && d->arch != NULL)
+		fz_walks(d, first);
 }
 
 static void

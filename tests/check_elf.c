@@ -28,6 +28,45 @@ put_le(uint8_t *p, unsigned n, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/*
+ * The modules' full-core walks, called through their ops tables as
+ * fmt_elf.c calls them (formats/arch_amd64.c, arch_i386.c, arch_arm.c).
+ */
+static enum dk_status
+mod_walk(const struct dk_arch_ops *m, const char *name, struct dk_dump *d,
+    uint64_t root, uint64_t va, uint64_t *pa, unsigned *prot,
+    struct dk_err *err)
+{
+	const struct dk_pt_walk *w = dk_arch_walk(m, name);
+
+	ck_assert_ptr_nonnull(w);
+	return w->translate(d, w, root, va, pa, prot, err);
+}
+
+static enum dk_status
+amd64_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
+{
+	return mod_walk(&dk_arch_amd64, "amd64 4-level", d, root, va, pa,
+	    prot, err);
+}
+
+static enum dk_status
+i386_walk(struct dk_dump *d, uint64_t root, int pae, uint64_t va,
+    uint64_t *pa, unsigned *prot, struct dk_err *err)
+{
+	return mod_walk(&dk_arch_i386, pae ? "i386 PAE" : "i386", d, root, va,
+	    pa, prot, err);
+}
+
+static enum dk_status
+arm_walk(struct dk_dump *d, uint64_t root, uint64_t va, uint64_t *pa,
+    unsigned *prot, struct dk_err *err)
+{
+	return mod_walk(&dk_arch_arm, "arm short descriptor", d, root, va, pa,
+	    prot, err);
+}
+
 /* ELF64 little-endian core header, x86-64, one program header. */
 static const uint8_t amd64_ehdr[64] = {
 	0x7f, 'E', 'L', 'F', 2, 1, 1, 0xff,	/* 0x00 ELFCLASS64, LSB, EV_CURRENT, */
@@ -127,22 +166,22 @@ START_TEST(test_amd64_hand)
 	    DK_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "--kernel"));
 	/* The walk from the PML4 at PA 0. */
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0xffffffff80201234ull, &pa, &prot,
+	ck_assert_int_eq(amd64_walk(d, 0, 0xffffffff80201234ull, &pa, &prot,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x4234);
 	ck_assert_uint_eq(prot, DK_PROT_W);		/* RW, NX */
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0xffffffff80412345ull, &pa, NULL,
+	ck_assert_int_eq(amd64_walk(d, 0, 0xffffffff80412345ull, &pa, NULL,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x212345);		/* 2 MiB page */
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0xffffff8000abcdefull, &pa, NULL,
+	ck_assert_int_eq(amd64_walk(d, 0, 0xffffff8000abcdefull, &pa, NULL,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x40abcdef);		/* 1 GiB page */
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0xffffffff80601000ull, &pa, NULL,
+	ck_assert_int_eq(amd64_walk(d, 0, 0xffffffff80601000ull, &pa, NULL,
 	    &err), DK_ENOTMAPPED);			/* PD[3] is 0 */
 	ck_assert_ptr_nonnull(strstr(err.msg, "PDE"));
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0xffff800000000000ull, &pa, NULL,
+	ck_assert_int_eq(amd64_walk(d, 0, 0xffff800000000000ull, &pa, NULL,
 	    &err), DK_ENOTMAPPED);			/* PML4[256] is 0 */
-	ck_assert_int_eq(dk_amd64_walk(d, 0, 0x0000800000000000ull, &pa, NULL,
+	ck_assert_int_eq(amd64_walk(d, 0, 0x0000800000000000ull, &pa, NULL,
 	    &err), DK_ENOTMAPPED);
 	ck_assert_ptr_nonnull(strstr(err.msg, "canonical"));
 	dk_close(d);
@@ -196,17 +235,17 @@ START_TEST(test_i386_hand)
 	put_le(b + 0x1000 + 0x302 * 4, 4, 0x00800083);	/* 4 MiB page */
 	d = open_mem(b, 0x5000, "hand-i386");
 	ck_assert_str_eq(dk_info(d)->arch, "i386");
-	ck_assert_int_eq(dk_i386_walk(d, 0, 0, 0xc0401234, &pa, &prot, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 0, 0xc0401234, &pa, &prot, &err),
 	    DK_OK);
 	ck_assert_uint_eq(pa, 0x2234);
 	ck_assert_uint_eq(prot, DK_PROT_X);
 	/* 0xc0823456: PDE 0x302, PS: 0x800000 + 0x023456. */
-	ck_assert_int_eq(dk_i386_walk(d, 0, 0, 0xc0823456, &pa, NULL, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 0, 0xc0823456, &pa, NULL, &err),
 	    DK_OK);
 	ck_assert_uint_eq(pa, 0x823456);
-	ck_assert_int_eq(dk_i386_walk(d, 0, 0, 0xc0c00000, &pa, NULL, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 0, 0xc0c00000, &pa, NULL, &err),
 	    DK_ENOTMAPPED);
-	ck_assert_int_eq(dk_i386_walk(d, 0, 0, 0xc0402000, &pa, NULL, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 0, 0xc0402000, &pa, NULL, &err),
 	    DK_ENOTMAPPED);				/* PTE 2 is 0 */
 	ck_assert_ptr_nonnull(strstr(err.msg, "PTE"));
 	dk_close(d);
@@ -222,15 +261,15 @@ START_TEST(test_i386_hand)
 	put_le(b + 0x2000 + 3 * 8, 8, 0x8000000000600083ull);
 	put_le(b + 0x3000 + 1 * 8, 8, 0x3003);
 	d = open_mem(b, 0x5000, "hand-i386-pae");
-	ck_assert_int_eq(dk_i386_walk(d, 0, 1, 0xc0401234, &pa, &prot, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 1, 0xc0401234, &pa, &prot, &err),
 	    DK_OK);
 	ck_assert_uint_eq(pa, 0x3234);
 	ck_assert_uint_eq(prot, DK_PROT_W | DK_PROT_X);
-	ck_assert_int_eq(dk_i386_walk(d, 0, 1, 0xc0654321, &pa, &prot, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 1, 0xc0654321, &pa, &prot, &err),
 	    DK_OK);
 	ck_assert_uint_eq(pa, 0x654321);
 	ck_assert_uint_eq(prot, DK_PROT_W);		/* NX */
-	ck_assert_int_eq(dk_i386_walk(d, 0, 1, 0x40000000, &pa, NULL, &err),
+	ck_assert_int_eq(i386_walk(d, 0, 1, 0x40000000, &pa, NULL, &err),
 	    DK_ENOTMAPPED);				/* PDPT[1] is 0 */
 	ck_assert_ptr_nonnull(strstr(err.msg, "PDPT"));
 	dk_close(d);
@@ -282,18 +321,18 @@ START_TEST(test_arm_hand)
 	d = open_mem(b, 0x7000, "hand-arm");
 	ck_assert_str_eq(dk_info(d)->arch, "arm");
 	ck_assert_uint_eq(dk_info(d)->kernbase, 0xc0000000);	/* the delta */
-	ck_assert_int_eq(dk_arm_walk(d, 0x40000000, 0xc0101234, &pa, NULL,
+	ck_assert_int_eq(arm_walk(d, 0x40000000, 0xc0101234, &pa, NULL,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x40005234);
-	ck_assert_int_eq(dk_arm_walk(d, 0x40000000, 0xc00abcde, &pa, NULL,
+	ck_assert_int_eq(arm_walk(d, 0x40000000, 0xc00abcde, &pa, NULL,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x400abcde);
-	ck_assert_int_eq(dk_arm_walk(d, 0x40000000, 0xc0115678, &pa, NULL,
+	ck_assert_int_eq(arm_walk(d, 0x40000000, 0xc0115678, &pa, NULL,
 	    &err), DK_OK);
 	ck_assert_uint_eq(pa, 0x40015678);
-	ck_assert_int_eq(dk_arm_walk(d, 0x40000000, 0xc0102000, &pa, NULL,
+	ck_assert_int_eq(arm_walk(d, 0x40000000, 0xc0102000, &pa, NULL,
 	    &err), DK_ENOTMAPPED);			/* L2[2] is 0 */
-	ck_assert_int_eq(dk_arm_walk(d, 0x40000000, 0xc0200000, &pa, NULL,
+	ck_assert_int_eq(arm_walk(d, 0x40000000, 0xc0200000, &pa, NULL,
 	    &err), DK_ENOTMAPPED);			/* L1[0xc02] is 0 */
 	dk_close(d);
 	free(b);
