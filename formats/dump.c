@@ -39,6 +39,12 @@ static const struct dk_container_ops *const containers[] = {
 
 #define	DK_READ_CHUNK	(1u << 20)
 
+const struct dk_format_ops *
+dk_format_at(size_t i)
+{
+	return i < DK_ARRAY_LEN(formats) ? formats[i] : NULL;
+}
+
 /*
  * Peel the containers off d->src, then open it with fmt, or with the
  * first format of formats[] that claims or recognises it.
@@ -309,6 +315,8 @@ dk_close(struct dk_dump *d)
 		return;
 	if (d->fmt != NULL && d->fmt->close != NULL)
 		d->fmt->close(d);
+	if (d->wrap != NULL && d->wrap != d->fmt && d->wrap->close != NULL)
+		d->wrap->close(d);
 	while (d->nlayers > 0) {
 		struct dk_layer *l = &d->layers[--d->nlayers];
 

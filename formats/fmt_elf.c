@@ -32,6 +32,7 @@
 
 #include "bytes.h"
 #include "dkelf.h"
+#include "portable.h"
 #include "private.h"
 
 #define	ELFC_PAGE_SHIFT		12		/* every full-core arch */
@@ -669,9 +670,14 @@ elfc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	return elfc_setup(d, o, 0, d->src.size, UINT64_MAX, NULL, err);
 }
 
-enum dk_status
-dk_elfcore_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen,
-    uint64_t data, const struct dk_range *keep, struct dk_err *err)
+/*
+ * A portable file's full core: its ELF and program headers (hlen bytes)
+ * at hoff, its segment data from data of d's file, with pages left out
+ * as the page-keep note at [keep->start, keep->end) says (NULL: none).
+ */
+static enum dk_status
+elfc_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen, uint64_t data,
+    const struct dk_range *keep, struct dk_err *err)
 {
 	enum dk_decided by = d->info.arch_by;
 	char why[sizeof(d->arch_why)];
@@ -685,21 +691,6 @@ dk_elfcore_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen,
 	d->info.arch_by = by;
 	d->info.format = "portable-elf";
 	return st;
-}
-
-uint64_t
-dk_elfcore_header_len(const struct dk_dump *d)
-{
-	return d->elf != NULL ? d->elf->hdr_len : 0;
-}
-
-const struct dk_bitmap *
-dk_elfcore_keep(const struct dk_dump *d, uint64_t *ext_size)
-{
-	if (d->elf == NULL || !d->elf->dropped)
-		return NULL;
-	*ext_size = d->elf->ext_size;
-	return &d->elf->keep;
 }
 
 static void
@@ -905,6 +896,175 @@ elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 	return 1;
 }
 
+/* ---------------------------------------------------------------------- */
+/* In the portable ELF minidump (portable.h): the source header note is   */
+/* the core's bytes from its ELF header to its first segment (the ELF     */
+/* header, the program headers and the zero gap), and the page data is    */
+/* the rest of the file, verbatim, so that the physical PT_LOADs of the   */
+/* portable file point into it, no residue is ever needed, and the        */
+/* native rebuild is the note then the data.  The program headers in the  */
+/* note are what the reader loads the segments from.                      */
+
+static int
+elfc_row_ok(const struct dk_arch *a)
+{
+	return a->no_elfcore == NULL;
+}
+
+static enum dk_status
+elfc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
+{
+	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
+	uint64_t ioff = c->notes[DK_PN_INFO].off, data, stored;
+	struct dk_range keep = { 0, 0 };
+	enum dk_status st;
+
+	data = dec_uint(c->info + 88, 8, c->e);
+	if (!hn->seen)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note (the core's ELF and "
+		    "program headers), found none");
+	if (data % 4096 != 0 || data > d->src.size)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
+		    "data_offset %#jx is not a page-aligned offset inside the "
+		    "file of %#jx bytes", (uintmax_t)data,
+		    (uintmax_t)d->src.size);
+	if (c->notes[DK_PN_BITMAP].seen) {
+		keep.start = c->notes[DK_PN_BITMAP].off;
+		keep.end = keep.start + c->notes[DK_PN_BITMAP].size;
+	}
+	if ((st = elfc_load(d, hn->off, hn->size, data,
+	    c->notes[DK_PN_BITMAP].seen ? &keep : NULL, err)) != DK_OK)
+		return st;
+	if (d->arch != c->row)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 16,
+		    "the info note names %s, the source ELF header %s",
+		    c->row->name, d->arch->name);
+	stored = dec_uint(c->info + 104, 8, c->e);
+	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
+	    stored > d->info.npages)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages in the segments, %ju "
+		    "stored; the program headers say %ju",
+		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "pages", data, d->src.size - data, d->src.size - data);
+	return DK_OK;
+}
+
+static uint64_t
+elfc_extent(const struct dk_dump *d, uint64_t *len)
+{
+	/* A truncated core may end before its first segment. */
+	*len = d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
+	return d->off_pages;
+}
+
+/* The page-keep note's descriptor: extent size, then 64-bit words. */
+static uint64_t
+keep_note_size(const struct dk_plan *pl)
+{
+	return pl->keep == NULL ? 0 : 8 + (pl->keep->nbits + 63) / 64 * 8;
+}
+
+static uint64_t
+elfc_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
+{
+	return dk_pnote_size(d->elf->hdr_len) +
+	    (pl->keep != NULL ? dk_pnote_size(keep_note_size(pl)) :
+	    0);
+}
+
+static enum dk_status
+elfc_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	enum dk_endian e = d->arch->endian;
+	uint8_t buf[4096];
+	enum dk_status st;
+
+	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, d->off_header,
+	    d->elf->hdr_len, err);
+	if (st != DK_OK || pl->keep == NULL)
+		return st;
+	if ((st = dk_pnote_head(s, e, DK_PN_BITMAP, keep_note_size(pl),
+	    err)) != DK_OK)
+		return st;
+	enc_uint(buf, 8, e, pl->ext_size);
+	if ((st = dk_sink_write(s, buf, 8, err)) != DK_OK)
+		return st;
+	for (uint64_t done = 0; st == DK_OK && done < keep_note_size(pl) - 8;
+	    done += sizeof(buf)) {
+		size_t n = keep_note_size(pl) - 8 - done < sizeof(buf) ?
+		    (size_t)(keep_note_size(pl) - 8 - done) : sizeof(buf);
+
+		dk_bitmap_store(pl->keep, done, buf, n, 8, e);
+		st = dk_sink_write(s, buf, n, err);
+	}
+	return st;
+}
+
+/*
+ * The core: its headers, then its data extent, pages left out written
+ * back as the zeros they were.
+ */
+static enum dk_status
+elfc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	uint64_t ps = d->page_size, stored = 0;
+	enum dk_status st;
+
+	st = dk_sink_copy(s, &d->src, d->off_header,
+	    d->elf->hdr_len, err);
+	if (st != DK_OK || pl->keep == NULL)
+		return st != DK_OK ? st : dk_sink_copy(s, &d->src,
+		    d->off_pages, pl->present, err);
+	for (uint64_t i = 0; st == DK_OK && i < pl->keep->nbits; ) {
+		int kept = dk_bitmap_test(pl->keep, i);
+		uint64_t j = dk_bitmap_next(pl->keep, i, !kept);
+		uint64_t len = (j * ps < pl->ext_size ? j * ps :
+		    pl->ext_size) - i * ps;
+
+		if (kept) {
+			st = dk_sink_copy(s, &d->src, d->off_pages + stored,
+			    len, err);
+			stored += len;
+		} else
+			st = dk_sink_zero(s, len, err);
+		i = j;
+	}
+	return st;
+}
+
+/* The page-keep bitmap of a portable core written with --drop-zero. */
+static const struct dk_bitmap *
+elfc_keep(const struct dk_dump *d, uint64_t *ext_size)
+{
+	if (d->elf == NULL || !d->elf->dropped)
+		return NULL;
+	*ext_size = d->elf->ext_size;
+	return &d->elf->keep;
+}
+
+static const struct dk_portable elfc_portable = {
+	.id		= 3,
+	.name		= "full ELF core",
+	.row_ok		= elfc_row_ok,
+	.open		= elfc_popen,
+	.extent		= elfc_extent,
+	.notes_size	= elfc_notes_size,
+	.notes		= elfc_notes,
+	.rebuild	= elfc_rebuild,
+	.keep		= elfc_keep,
+	.drop_zero	= 1,
+	.vaddr_is_pa	= 1,
+};
+
 const struct dk_format_ops dk_fmt_elf = {
 	.name		= "elf",
 	.desc		= "FreeBSD full ELF core (debug.minidump=0)",
@@ -916,4 +1076,5 @@ const struct dk_format_ops dk_fmt_elf = {
 	.run_next	= elfc_run_next,
 	.va_offset	= elfc_va_offset,
 	.kmap_next	= elfc_kmap_next,
+	.portable	= &elfc_portable,
 };

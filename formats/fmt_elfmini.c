@@ -6,15 +6,16 @@
  * header 0 is a PT_NOTE holding dumpkit's notes (an info record, then the
  * source's metadata verbatim), then one physical PT_LOAD per run of
  * stored pages and one virtual PT_LOAD per run of the kernel map.  What
- * the metadata and the page data are depends on the source's kind, a
- * row of kinds[] at the end of this file: a minidump's header page,
- * msgbuf, dump_avail, bitmap and page-table area, and its pages one per
- * set bit in ascending order (the reader is then the minidump reader with
- * its section offsets pointing into the notes); a sparc64 dump's header
- * blob and its regions' data as the file holds it (the reader is the
- * sparc64 reader with the regions' offsets moved).  Either way a
- * conversion copies the metadata and one extent of page data, and the
- * native rebuild is byte for byte.
+ * the metadata and the page data are is the source format's business:
+ * each format module that converts describes itself with a struct
+ * dk_portable (portable.h), found through the formats table by the info
+ * record's source_format.  A minidump gives its header page, msgbuf,
+ * dump_avail, bitmap and page-table area, and its pages one per set bit
+ * (fmt_minidump.c); a sparc64 dump its header blob and its regions' data
+ * (fmt_sparc64.c); a full ELF core its headers and its data extent
+ * (fmt_elf.c).  Reading, the source's module takes over the dump (d->fmt
+ * becomes it, d->wrap this module); either way a conversion copies the
+ * metadata and one extent of page data, and the rebuild is byte for byte.
  *
  * Writing never goes through libelf: the headers are encoded with the
  * library's ELF layer (elf.c, dkelf.h), and pages are copied between the
@@ -27,46 +28,18 @@
 
 #include "bytes.h"
 #include "dkelf.h"
-#include "minidump.h"
-#include "private.h"
-#include "sparc64.h"
+#include "portable.h"
 
 #define	EM_CLASS	ELFCLASS64	/* whatever the source's class */
 #define	EHDR_SIZE	dk_elf_size(DK_ELF_EHDR, EM_CLASS)
 #define	PHDR_SIZE	dk_elf_size(DK_ELF_PHDR, EM_CLASS)
 #define	SHDR_SIZE	dk_elf_size(DK_ELF_SHDR, EM_CLASS)
-#define	NOTE_NAME	"dumpkit"
-#define	NOTE_NAMESZ	8
-#define	INFO_SIZE	120
+#define	NOTE_NAME	DK_PNOTE_NAME
+#define	NOTE_NAMESZ	DK_PNOTE_NAMESZ
+#define	INFO_SIZE	DK_INFO_SIZE
 #define	INFO_VERSION	1
-#define	SOURCE_MINIDUMP	1	/* source_format of the info record */
-#define	SOURCE_SPARC64	2
-#define	SOURCE_ELFCORE	3	/* a FreeBSD full ELF core (fmt_elf.c) */
 #define	MAX_RESIDUE	(64ull << 20)	/* bytes of residue we agree to keep */
 #define	MAX_RESIDUE_RECS 65536
-
-/*
- * Note types are "DK" in the high half: readers that ignore the owner
- * name and go by type alone (BFD, eu-readelf on cores) must not take
- * them for NT_PRSTATUS and friends.  The index is the low half.
- */
-#define	NT_DK_BASE	0x444b0000u
-enum {
-	NT_DK_INFO = 1,
-	NT_DK_SOURCE_HEADER,
-	NT_DK_MSGBUF,
-	NT_DK_DUMP_AVAIL,
-	NT_DK_BITMAP,
-	NT_DK_PMAP,
-	NT_DK_RESIDUE,
-	NT_DK_KDH,		/* the source's kerneldumpheader, 512 bytes */
-	NT_DK_MAX
-};
-
-#define	FLAG_DMAP	0x1u
-#define	FLAG_VIRTUAL	0x2u
-#define	FLAG_TRUNCATED	0x4u
-#define	FLAG_DROPPED	0x8u	/* zero pages left out (page-keep note) */
 
 static uint64_t
 align_up(uint64_t x, uint64_t a)
@@ -110,21 +83,15 @@ em_probe(const struct dk_src *src, struct dk_err *err)
 	dk_nhdr_decode(nh, e, &n);
 	if (n.namesz != NOTE_NAMESZ ||
 	    memcmp(nh + DK_NHDR_SIZE, NOTE_NAME, NOTE_NAMESZ) != 0 ||
-	    n.type != NT_DK_BASE + NT_DK_INFO)
+	    n.type != DK_PNOTE_BASE + DK_PN_INFO)
 		return DK_NOMATCH;
 	return DK_OK;
 }
 
-struct em_note {
-	uint64_t	off;		/* descriptor's file offset */
-	uint64_t	size;
-	int		seen;
-};
-
 /* Find dumpkit's notes in [off, off + size). */
 static enum dk_status
 read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
-    struct em_note *notes, struct dk_err *err)
+    struct dk_pnote *notes, struct dk_err *err)
 {
 	struct dk_note_iter it;
 	struct dk_note n;
@@ -137,9 +104,9 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 
 		if (n.namesz != NOTE_NAMESZ ||
 		    memcmp(n.name, NOTE_NAME, NOTE_NAMESZ) != 0 ||
-		    type <= NT_DK_BASE || type >= NT_DK_BASE + NT_DK_MAX)
+		    type <= DK_PNOTE_BASE || type >= DK_PNOTE_BASE + DK_PN_MAX)
 			continue;
-		type -= NT_DK_BASE;
+		type -= DK_PNOTE_BASE;
 		if (notes[type].seen)
 			return dk_err_at(err, DK_ECORRUPT, d->src.name, n.off,
 			    "a second dumpkit note of type %ju",
@@ -154,64 +121,72 @@ read_notes(struct dk_dump *d, enum dk_endian e, uint64_t off, uint64_t size,
 }
 
 /*
- * A kind of source dump the portable file holds (the table is at the
- * end of this file): how it is read back, which notes carry it, where
- * its page data is, how the native file is rebuilt.
+ * The state of a dump read from a portable file (d->wrap_priv), beside
+ * the source format's own (d->priv): the residue note, and the
+ * kerneldumpheader the source came in.
  */
-struct em_ctx;
-struct plan;
-struct em_kind {
-	uint32_t	 id;		/* source_format of the info record */
-	const char	*name;		/* "minidump", "sparc64" */
-	/* Can architecture row a be of this kind? */
-	int		(*row_ok)(const struct dk_arch *);
-	/* Is the open dump d (native or portable) of this kind? */
-	int		(*is)(const struct dk_dump *);
-	/* Reading: set d up from the notes (d->fmt may change). */
-	enum dk_status	(*open)(struct dk_dump *, const struct em_ctx *,
-			    struct dk_err *);
-	/* Bytes of page data in d's file from d->off_pages. */
-	uint64_t	(*present)(const struct dk_dump *);
-	/* Residue records of d (NULL: the kind never needs any). */
-	enum dk_status	(*residue)(struct dk_dump *, struct plan *,
-			    struct dk_err *);
-	/* The kind's notes after the info note: their size, their bytes. */
-	uint64_t	(*notes_size)(const struct dk_dump *, const struct plan *);
-	enum dk_status	(*notes)(struct dk_dump *, const struct plan *,
-			    struct dk_sink *, struct dk_err *);
-	/* Write the native file (the residue is in the plan). */
-	enum dk_status	(*rebuild)(struct dk_dump *, struct dk_sink *,
-			    const struct plan *, struct dk_err *);
+struct em_file {
+	uint64_t		off_residue, residue_size;
+	int			has_kdh;
+	struct dk_kdh_info	kdh;
+	uint8_t			kdh_raw[DK_KDH_SIZE];
 };
 
-static const struct em_kind *kind_of(const struct dk_dump *);
+/* The source format whose dk_portable.id is id, or NULL. */
+static const struct dk_portable *
+kind_by_id(uint32_t id)
+{
+	const struct dk_format_ops *f;
 
-/* What a source kind's reader is given: the common part, decoded. */
-struct em_ctx {
-	enum dk_endian		 e;
-	uint64_t		 noff, nsize;	/* the PT_NOTE segment */
-	const struct em_note	*notes;
-	const uint8_t		*info;		/* INFO_SIZE bytes */
-	const struct dk_arch	*row;		/* the info note's arch */
-};
+	for (size_t i = 0; (f = dk_format_at(i)) != NULL; i++)
+		if (f->portable != NULL && f->portable->id == id)
+			return f->portable;
+	return NULL;
+}
 
-static const struct em_kind *kind_by_id(uint32_t);
+/* "1 minidump, 2 sparc64, ...": the source formats, for a message. */
+static const char *
+kind_names(char *buf, size_t n)
+{
+	const struct dk_format_ops *f;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; (f = dk_format_at(i)) != NULL && k < n; i++)
+		if (f->portable != NULL)
+			k += (size_t)snprintf(buf + k, n - k, "%s%u %s",
+			    k ? ", " : "", f->portable->id, f->portable->name);
+	return buf;
+}
+
+static void
+em_close(struct dk_dump *d)
+{
+	free(d->wrap_priv);
+	d->wrap_priv = NULL;
+}
 
 static enum dk_status
 em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
 	uint8_t eh[DK_ELF_MAXSZ], info[INFO_SIZE];
-	struct em_note notes[NT_DK_MAX] = { { 0, 0, 0 } };
+	struct dk_pnote notes[DK_PN_MAX] = { { 0, 0, 0 } };
 	struct dk_ehdr h;
 	struct dk_phdr ph;
-	const struct em_kind *kind;
+	const struct dk_portable *kind;
 	const struct dk_arch *row;
-	struct em_ctx ctx;
+	struct dk_pctx ctx;
+	struct em_file *pf;
 	enum dk_endian e;
 	uint64_t phoff, noff, nsize;
-	char arch[17];
+	char arch[17], names[128];
 	enum dk_status st;
 
+	/* This module's state, freed by dk_close whatever happens next. */
+	d->wrap = &dk_fmt_elfmini;
+	if ((d->wrap_priv = pf = calloc(1, sizeof(*pf))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
 	if ((st = dk_src_pread(&d->src, eh, EHDR_SIZE, 0, "ELF header",
 	    err)) != DK_OK)
 		return st;
@@ -236,20 +211,20 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		    (uintmax_t)d->src.size);
 	if ((st = read_notes(d, e, noff, nsize, notes, err)) != DK_OK)
 		return st;
-	if (!notes[NT_DK_INFO].seen || notes[NT_DK_INFO].size < INFO_SIZE)
+	if (!notes[DK_PN_INFO].seen || notes[DK_PN_INFO].size < INFO_SIZE)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, noff,
 		    "expected a dumpkit info note of at least %d bytes, found "
-		    "%ju", INFO_SIZE, (uintmax_t)notes[NT_DK_INFO].size);
+		    "%ju", INFO_SIZE, (uintmax_t)notes[DK_PN_INFO].size);
 	if ((st = dk_src_pread(&d->src, info, sizeof(info),
-	    notes[NT_DK_INFO].off, "info note", err)) != DK_OK)
+	    notes[DK_PN_INFO].off, "info note", err)) != DK_OK)
 		return st;
 	kind = kind_by_id((uint32_t)dec_uint(info + 4, 4, e));
 	if (dec_uint(info, 4, e) != INFO_VERSION || kind == NULL)
 		return dk_err_at(err, DK_EUNSUP, d->src.name,
-		    notes[NT_DK_INFO].off, "expected portable format version "
-		    "1 of a source format dumpkit knows (1 minidump, 2 "
-		    "sparc64, 3 full ELF core), found version %ju of source "
-		    "format %ju", (uintmax_t)dec_uint(info, 4, e),
+		    notes[DK_PN_INFO].off, "expected portable format version "
+		    "1 of a source format dumpkit knows (%s), found version "
+		    "%ju of source format %ju", kind_names(names,
+		    sizeof(names)), (uintmax_t)dec_uint(info, 4, e),
 		    (uintmax_t)dec_uint(info + 4, 4, e));
 	memcpy(arch, info + 16, 16);
 	arch[16] = '\0';
@@ -257,7 +232,7 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if (row == NULL || strcmp(row->name, arch) != 0 ||
 	    row->endian != e || !kind->row_ok(row))
 		return dk_err_at(err, DK_ECORRUPT, d->src.name,
-		    notes[NT_DK_INFO].off + 16, "the info note names "
+		    notes[DK_PN_INFO].off + 16, "the info note names "
 		    "architecture \"%s\", which is not a %s-endian %s "
 		    "architecture", arch, e == DK_BE ? "big" : "little",
 		    kind->name);
@@ -290,222 +265,61 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		}
 		if (want != row)
 			return dk_err_at(err, DK_EINVAL, d->src.name,
-			    notes[NT_DK_INFO].off + 16, "the info note names "
+			    notes[DK_PN_INFO].off + 16, "the info note names "
 			    "architecture %s, not %s (%s)", row->name,
 			    want->name, o->arch != NULL ? "--arch" : o->kernel);
 	}
-	ctx = (struct em_ctx){ e, noff, nsize, notes, info, row };
-	if (notes[NT_DK_RESIDUE].seen) {
-		d->off_residue = notes[NT_DK_RESIDUE].off;
-		d->residue_size = notes[NT_DK_RESIDUE].size;
+	ctx = (struct dk_pctx){ e, noff, nsize, notes, info, row };
+	if (notes[DK_PN_RESIDUE].seen) {
+		pf->off_residue = notes[DK_PN_RESIDUE].off;
+		pf->residue_size = notes[DK_PN_RESIDUE].size;
 	}
-	if (notes[NT_DK_KDH].seen && (st = dk_kdh_note_load(d,
-	    notes[NT_DK_KDH].off, notes[NT_DK_KDH].size, err)) != DK_OK)
-		return st;
+	if (notes[DK_PN_KDH].seen) {
+		if ((st = dk_kdh_note_load(d, notes[DK_PN_KDH].off,
+		    notes[DK_PN_KDH].size, &pf->kdh, pf->kdh_raw, err)) !=
+		    DK_OK)
+			return st;
+		pf->has_kdh = 1;
+	}
 	return kind->open(d, &ctx, err);
 }
 
-/* The reader of a portable minidump: the minidump reader on the notes. */
-static enum dk_status
-open_minidump(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
-{
-	static const struct { int type; unsigned id; const char *name; }
-	    sect[] = {
-		{ NT_DK_MSGBUF, DK_H_MSGBUFSIZE, "msgbuf" },
-		{ NT_DK_DUMP_AVAIL, DK_H_DUMPAVAILSIZE, "dump_avail" },
-		{ NT_DK_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
-		{ NT_DK_PMAP, DK_H_PMAPSIZE, "pmap" },
-	};
-	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
-	    &d->off_pmap };
-	const struct em_note *notes = c->notes;
-	const uint8_t *info = c->info;
-	uint64_t ioff = notes[NT_DK_INFO].off, psize, stored;
-	enum dk_endian e = c->e;
-	uint8_t hbuf[4096] = { 0 };
-	enum dk_status st;
-	size_t n;
-
-	psize = dec_uint(info + 12, 4, e);
-	if (!notes[NT_DK_SOURCE_HEADER].seen ||
-	    notes[NT_DK_SOURCE_HEADER].size != psize)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
-		    "expected a source header note of page_size %ju bytes, "
-		    "found %s%ju", (uintmax_t)psize,
-		    notes[NT_DK_SOURCE_HEADER].seen ? "" : "none, ",
-		    (uintmax_t)notes[NT_DK_SOURCE_HEADER].size);
-	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
-	if ((st = dk_src_pread(&d->src, hbuf, n,
-	    notes[NT_DK_SOURCE_HEADER].off, "source header", err)) != DK_OK)
-		return st;
-	d->off_header = notes[NT_DK_SOURCE_HEADER].off;
-	if ((st = dk_md_header(d, hbuf, n, d->off_header, c->row, NULL,
-	    err)) != DK_OK)
-		return st;
-	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
-	    e))
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff, "the "
-		    "info note says page size %ju, version %ju; the source "
-		    "header says %ju, %u", (uintmax_t)psize,
-		    (uintmax_t)dec_uint(info + 8, 4, e),
-		    (uintmax_t)d->page_size, d->info.version);
-	d->info.format = "portable-elf";
-	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
-	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
-		const struct em_note *nt = &notes[sect[i].type];
-		uint64_t want = d->hdr.v[sect[i].id];
-
-		*offp[i] = nt->off;
-		if (sect[i].type == NT_DK_DUMP_AVAIL &&
-		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
-			continue;
-		if (!nt->seen || nt->size != want)
-			return dk_err_at(err, DK_ECORRUPT, d->src.name,
-			    c->noff, "expected a %s note of %ju bytes as the "
-			    "source header says, found %s%ju", sect[i].name,
-			    (uintmax_t)want, nt->seen ? "" : "none, ",
-			    (uintmax_t)nt->size);
-		if (sect[i].type != NT_DK_MSGBUF)
-			dk_add_section(d, sect[i].name, nt->off, nt->size,
-			    nt->size);
-	}
-	d->off_pages = dec_uint(info + 88, 8, e);
-	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
-		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", (uintmax_t)d->off_pages,
-		    (uintmax_t)d->src.size);
-	if ((st = dk_md_load(d, err)) != DK_OK)
-		return st;
-	stored = dec_uint(info + 104, 8, e);
-	if (dec_uint(info + 96, 8, e) != d->info.npages ||
-	    stored > d->info.npages)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
-		    "the info note says %ju pages dumped, %ju stored; the "
-		    "bitmap has %ju", (uintmax_t)dec_uint(info + 96, 8, e),
-		    (uintmax_t)stored, (uintmax_t)d->info.npages);
-	if (d->info.npages_present > stored)
-		d->info.npages_present = stored;
-	d->nphys = dec_uint(info + 112, 8, e);
-	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
-	dk_add_section(d, "pages", d->off_pages, d->info.npages_present <<
-	    d->page_shift, d->info.npages_present << d->page_shift);
-	return DK_OK;
-}
-
 /*
- * The reader of a portable sparc64 dump: the sparc64 reader, with the
- * header blob in the source header note and the regions' data, in the
- * native file's order, from data_offset (so a region's file offset is
- * dr_offs - dh_hdr_size + data_offset).  From here on the dump is read
- * through dk_fmt_sparc64's ops.
+ * A portable file is read by its source's module (d->fmt, set by the
+ * source's dk_portable.open); this one only opens it and frees its own
+ * state (d->wrap).
  */
-static enum dk_status
-open_sparc64(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
-{
-	const struct em_note *hn = &c->notes[NT_DK_SOURCE_HEADER];
-	uint64_t ioff = c->notes[NT_DK_INFO].off, hs, data, stored;
-	uint8_t b[8];
-	enum dk_status st;
-
-	if (!hn->seen || hn->size < SP64_HDR_SIZE)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
-		    "expected a source header note of at least 40 bytes (the "
-		    "sparc64 header), found %s%ju", hn->seen ? "" : "none, ",
-		    (uintmax_t)hn->size);
-	if ((st = dk_src_pread(&d->src, b, sizeof(b), hn->off, "source "
-	    "header", err)) != DK_OK)
-		return st;
-	hs = dec_be64(b);
-	data = dec_uint(c->info + 88, 8, c->e);
-	if (hs != hn->size)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, hn->off,
-		    "dh_hdr_size %#jx differs from the source header note's "
-		    "%ju bytes", (uintmax_t)hs, (uintmax_t)hn->size);
-	if (data % SP64_PAGE_SIZE != 0 || data > d->src.size || data < hs)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
-		    "data_offset %#jx is not an 8 KiB-aligned offset inside "
-		    "the file of %#jx bytes", (uintmax_t)data,
-		    (uintmax_t)d->src.size);
-	/* From now on sparc64's close frees what its loader allocates. */
-	d->fmt = &dk_fmt_sparc64;
-	d->arch = c->row;
-	d->info.arch = c->row->name;
-	d->info.arch_why = d->arch_why;
-	d->off_header = hn->off;
-	d->off_pages = data;
-	if ((st = dk_sp64_load(d, hn->off, data - hs, err)) != DK_OK)
-		return st;
-	stored = dec_uint(c->info + 104, 8, c->e);
-	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
-	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
-	    SP64_PAGE_SIZE)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
-		    "the info note says %ju pages of %ju bytes in the "
-		    "regions, %ju stored; the regions have %ju of 8192",
-		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
-		    (uintmax_t)dec_uint(c->info + 12, 4, c->e),
-		    (uintmax_t)stored, (uintmax_t)d->info.npages);
-	if (d->info.npages_present > stored)
-		d->info.npages_present = stored;
-	d->nphys = dec_uint(c->info + 112, 8, c->e);
-	d->info.format = "portable-elf";
-	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
-	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	dk_add_section(d, "regions", data, d->src.size - data, d->src.size -
-	    data);
-	return DK_OK;
-}
-
 const struct dk_format_ops dk_fmt_elfmini = {
 	.name		= "portable-elf",
 	.desc		= "dumpkit portable ELF minidump",
 	.probe		= em_probe,
 	.open		= em_open,
-	.close		= dk_md_close,
-	.pa_offset	= dk_md_pa_offset,
-	.kvtop		= dk_md_kvtop,
-	.run_next	= dk_md_run_next,
+	.close		= em_close,
 };
+
+int
+dk_is_portable(const struct dk_dump *d)
+{
+	return d->wrap == &dk_fmt_elfmini;
+}
+
+const struct dk_kdh_info *
+dk_portable_kdh(const struct dk_dump *d, const uint8_t **raw)
+{
+	const struct em_file *pf = dk_is_portable(d) ? d->wrap_priv : NULL;
+
+	if (pf == NULL || !pf->has_kdh)
+		return NULL;
+	if (raw != NULL)
+		*raw = pf->kdh_raw;
+	return &pf->kdh;
+}
 
 /* ---------------------------------------------------------------------- */
-/* The residue: source bytes nothing else reproduces.                      */
-
-struct residue {
-	uint64_t	off;		/* offset in the native file */
-	uint64_t	len;
-	uint64_t	src_off;	/* where the bytes are in d's file */
-};
-
-struct em_kind;
-
-struct plan {
-	struct dk_elfmini_plan	 p;
-	const struct em_kind	*kind;		/* the source's row */
-	struct dk_kmap_run	*virt;		/* the kernel map's runs */
-	size_t			 nkmap;
-	struct residue		*res;
-	size_t			 nres;
-	uint64_t		 present;	/* bytes of stored pages */
-	uint64_t		 notes_off;
-	uint64_t		 shoff;		/* 0: no section header */
-	uint64_t		 nph;
-	unsigned		 flags;
-	/*
-	 * Pages of a full core's data extent the file stores (set) or
-	 * leaves out as zeros (clear): own, if --drop-zero found them here
-	 * (the source's runs are then cut by it), or the source's own
-	 * page-keep note; NULL if every page is stored.
-	 */
-	const struct dk_bitmap	*keep;
-	uint64_t		 ext_size;
-	struct dk_bitmap	 own;
-	int			 scan;
-};
+/* Planning a conversion.                                                  */
 
 static void
-plan_free(struct plan *pl)
+plan_free(struct dk_plan *pl)
 {
 	free(pl->virt);
 	free(pl->res);
@@ -521,15 +335,15 @@ all_zero(const uint8_t *p, size_t len)
 
 /*
  * --drop-zero on a full core: one pass over its data extent (the bytes
- * from d->off_pages to the end of the file) marks the pages that are not
+ * from pl->src_off to the end of the file) marks the pages that are not
  * all zero; the partial last page is always kept.  The bitmap is one
  * bit per page: metadata, 32 MiB per TiB of core.
  */
 static enum dk_status
-scan_zero(struct dk_dump *d, struct plan *pl, struct dk_err *err)
+scan_zero(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 {
-	uint64_t ext = d->off_pages < d->src.size ? d->src.size -
-	    d->off_pages : 0, ps = d->page_size;
+	uint64_t ext = pl->src_off < d->src.size ? d->src.size -
+	    pl->src_off : 0, ps = d->page_size;
 	uint64_t npages = (ext + ps - 1) / ps, kept = 0;
 	size_t chunk = 1u << 20;
 	uint8_t *buf;
@@ -542,7 +356,7 @@ scan_zero(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 	for (uint64_t done = 0; done < ext; done += chunk) {
 		size_t n = ext - done < chunk ? (size_t)(ext - done) : chunk;
 
-		if ((st = dk_src_pread(&d->src, buf, n, d->off_pages + done,
+		if ((st = dk_src_pread(&d->src, buf, n, pl->src_off + done,
 		    "page data", err)) != DK_OK) {
 			free(buf);
 			return st;
@@ -590,10 +404,10 @@ struct piece_iter {
 };
 
 static int
-piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
+piece_next(struct dk_dump *d, const struct dk_plan *pl, struct piece_iter *pi,
     struct piece *p)
 {
-	uint64_t pend = d->off_pages + (pl->scan ? pl->ext_size :
+	uint64_t pend = pl->src_off + (pl->scan ? pl->ext_size :
 	    pl->present), data = pl->p.data_offset, ps = d->page_size;
 	uint64_t x, i, j, n;
 	int kept;
@@ -629,11 +443,11 @@ piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
 	    UINT64_MAX : pi->pa + pi->done, pi->r.len - pi->done, 0, pi->prot };
 	if (pi->r.offset == DK_OFF_ZERO || !pl->scan) {
 		p->off = pi->r.offset == DK_OFF_ZERO ? DK_OFF_ZERO : data +
-		    (pi->r.offset + pi->done - d->off_pages);
+		    (pi->r.offset + pi->done - pl->src_off);
 		pi->done = pi->r.len;
 		return 1;
 	}
-	x = pi->r.offset + pi->done - d->off_pages;
+	x = pi->r.offset + pi->done - pl->src_off;
 	i = x / ps;
 	kept = dk_bitmap_test(pl->keep, i);
 	j = dk_bitmap_next(pl->keep, i + 1, !kept);
@@ -646,11 +460,11 @@ piece_next(struct dk_dump *d, const struct plan *pl, struct piece_iter *pi,
 	return 1;
 }
 
-static enum dk_status
-add_residue(struct plan *pl, uint64_t off, uint64_t len, uint64_t src_off,
-    struct dk_err *err)
+enum dk_status
+dk_plan_residue(struct dk_plan *pl, uint64_t off, uint64_t len,
+    uint64_t src_off, struct dk_err *err)
 {
-	struct residue *r;
+	struct dk_presidue *r;
 
 	if (pl->nres >= MAX_RESIDUE_RECS || pl->p.residue + len > MAX_RESIDUE)
 		return dk_err_set(err, DK_ELIMIT, "more than %ju bytes in %d "
@@ -661,90 +475,26 @@ add_residue(struct plan *pl, uint64_t off, uint64_t len, uint64_t src_off,
 	if (r == NULL)
 		return dk_err_set(err, DK_ENOMEM, "out of memory");
 	pl->res = r;
-	pl->res[pl->nres++] = (struct residue){ off, len, src_off };
+	pl->res[pl->nres++] = (struct dk_presidue){ off, len, src_off };
 	pl->p.residue += len;
 	return DK_OK;
 }
 
-/* The native layout of d's sections: offsets, declared and rounded sizes. */
-struct native_sect {
-	uint64_t	src;		/* offset of the bytes in d's file */
-	uint64_t	size;
-	uint64_t	off;		/* offset in the native file */
-};
-
-static size_t
-native_layout(const struct dk_dump *d, struct native_sect *ns)
+/*
+ * Residue of a portable source: the records of its residue note.  nend
+ * is where the rebuilt native file's pages end: a record lies before
+ * (section padding, the pages) or starts exactly there (a partial page,
+ * trailing bytes).  One further out would have the rebuild write zeros
+ * up to it: terabytes, for one flipped bit.
+ */
+enum dk_status
+dk_plan_note_residue(struct dk_dump *d, struct dk_plan *pl, uint64_t nend,
+    struct dk_err *err)
 {
-	uint64_t srcs[] = { d->off_msgbuf, d->off_avail, d->off_bitmap,
-	    d->off_pmap };
-	unsigned ids[] = { DK_H_MSGBUFSIZE, DK_H_DUMPAVAILSIZE,
-	    DK_H_BITMAPSIZE, DK_H_PMAPSIZE };
-	uint64_t off = d->page_size;
-	size_t n = 0;
-
-	ns[n++] = (struct native_sect){ d->off_header, d->page_size, 0 };
-	for (size_t i = 0; i < 4; i++) {
-		if (ids[i] == DK_H_DUMPAVAILSIZE &&
-		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
-			continue;
-		ns[n++] = (struct native_sect){ srcs[i], d->hdr.v[ids[i]],
-		    off };
-		off += align_up(d->hdr.v[ids[i]], d->page_size);
-	}
-	ns[n++] = (struct native_sect){ d->off_pages, 0, off };	/* pages */
-	return n;
-}
-
-/* Residue of a native source: non-zero padding, a partial last page. */
-static enum dk_status
-native_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
-{
-	struct native_sect ns[6];
-	size_t n = native_layout(d, ns);
-	uint8_t buf[65536];
-	uint64_t end;
+	const struct em_file *pf = dk_is_portable(d) ? d->wrap_priv : NULL;
+	uint64_t off = pf != NULL ? pf->off_residue : 0;
+	uint64_t end = off + (pf != NULL ? pf->residue_size : 0), prev = 0;
 	enum dk_status st;
-
-	for (size_t i = 1; i + 1 < n; i++) {
-		uint64_t a = ns[i].off + ns[i].size;
-		uint64_t b = ns[i].off + align_up(ns[i].size, d->page_size);
-
-		if (b == a)
-			continue;
-		if ((st = dk_src_pread(&d->src, buf, (size_t)(b - a), a,
-		    "section padding", err)) != DK_OK)
-			return st;
-		for (size_t k = 0; k < b - a; k++)
-			if (buf[k] != 0) {
-				st = add_residue(pl, a, b - a, a, err);
-				if (st != DK_OK)
-					return st;
-				break;
-			}
-	}
-	end = d->off_pages + pl->present;
-	if (d->src.size > end)
-		return add_residue(pl, end, d->src.size - end, end, err);
-	return DK_OK;
-}
-
-/* Residue of a portable source: the records of its residue note. */
-static enum dk_status
-note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
-{
-	uint64_t off = d->off_residue, end = off + d->residue_size, prev = 0;
-	struct native_sect ns[6];
-	uint64_t nend;
-	enum dk_status st;
-
-	/*
-	 * Where the rebuilt native file's pages end: a record lies before
-	 * (section padding, the pages) or starts exactly there (a partial
-	 * page, trailing bytes).  One further out would have the rebuild
-	 * write zeros up to it: terabytes, for one flipped bit.
-	 */
-	nend = ns[native_layout(d, ns) - 1].off + pl->present;
 
 	while (off < end) {
 		uint8_t h[16];
@@ -768,7 +518,7 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 			    "the native file's pages at %#jx and does not "
 			    "start there", (uintmax_t)roff, (uintmax_t)rlen,
 			    (uintmax_t)nend);
-		if ((st = add_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
+		if ((st = dk_plan_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
 			return st;
 		prev = roff + rlen;
 		off += 16 + align_up(rlen, 8);
@@ -776,11 +526,11 @@ note_residue(struct dk_dump *d, struct plan *pl, struct dk_err *err)
 	return DK_OK;
 }
 
-static enum dk_status load_phdrs(struct dk_dump *, struct plan *,
+static enum dk_status load_phdrs(struct dk_dump *, struct dk_plan *,
 		    struct dk_sink *, int, struct dk_err *);
 
 static enum dk_status
-make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
+make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
     struct dk_err *err)
 {
 	struct dk_kmap_iter kit = { 0, 0, 0 };
@@ -790,15 +540,15 @@ make_plan(struct dk_dump *d, unsigned flags, struct plan *pl,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->flags = flags;
-	if ((pl->kind = kind_of(d)) == NULL)
+	if ((pl->kind = d->fmt->portable) == NULL)
 		return dk_err_set(err, DK_EUNSUP, "%s: a %s dump does not "
 		    "convert to the portable format yet", d->src.name,
 		    d->info.format != NULL ? d->info.format : "?");
 	pl->p.source = pl->kind->name;
-	pl->present = pl->kind->present(d);
-	if ((pl->keep = dk_elfcore_keep(d, &pl->ext_size)) == NULL &&
-	    (flags & DK_ELFMINI_DROP_ZERO)) {
-		if (pl->kind->id != SOURCE_ELFCORE)
+	pl->src_off = pl->kind->extent(d, &pl->present);
+	if ((pl->keep = pl->kind->keep != NULL ? pl->kind->keep(d,
+	    &pl->ext_size) : NULL) == NULL && (flags & DK_ELFMINI_DROP_ZERO)) {
+		if (!pl->kind->drop_zero)
 			return dk_err_set(err, DK_EUNSUP, "%s: --drop-zero "
 			    "leaves out the zero pages of a full ELF core; a "
 			    "%s's pages are kept as its own format stores them",
@@ -859,7 +609,7 @@ enum dk_status
 dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
     struct dk_err *err)
 {
-	struct plan pl;
+	struct dk_plan pl;
 	enum dk_status st;
 
 	dk_err_clear(err);
@@ -885,24 +635,29 @@ put_phdr(struct dk_sink *s, enum dk_endian e, uint32_t type, uint32_t flags,
 	return dk_sink_write(s, ph, PHDR_SIZE, err);
 }
 
-static enum dk_status
-put_note_head(struct dk_sink *s, enum dk_endian e, uint32_t type,
+uint64_t
+dk_pnote_size(uint64_t descsz)
+{
+	return dk_note_size(NOTE_NAMESZ, descsz);
+}
+
+enum dk_status
+dk_pnote_head(struct dk_sink *s, enum dk_endian e, uint32_t type,
     uint64_t descsz, struct dk_err *err)
 {
 	uint8_t nh[DK_NHDR_SIZE + NOTE_NAMESZ];
 
-	return dk_sink_write(s, nh, dk_note_head(nh, e, NT_DK_BASE + type,
+	return dk_sink_write(s, nh, dk_note_head(nh, e, DK_PNOTE_BASE + type,
 	    NOTE_NAME, NOTE_NAMESZ, descsz), err);
 }
 
-/* A note whose descriptor is [off, off + len) of d's file. */
-static enum dk_status
-copy_note(struct dk_sink *s, struct dk_dump *d, uint32_t type, uint64_t off,
-    uint64_t len, struct dk_err *err)
+enum dk_status
+dk_pnote_copy(struct dk_sink *s, struct dk_dump *d, uint32_t type,
+    uint64_t off, uint64_t len, struct dk_err *err)
 {
 	enum dk_status st;
 
-	if ((st = put_note_head(s, d->arch->endian, type, len, err)) != DK_OK ||
+	if ((st = dk_pnote_head(s, d->arch->endian, type, len, err)) != DK_OK ||
 	    (st = dk_sink_copy(s, &d->src, off, len, err)) != DK_OK)
 		return st;
 	return dk_sink_zero(s, align_up(len, DK_NOTE_ALIGN) - len, err);
@@ -926,9 +681,9 @@ dmap_va(const struct dk_dump *d, uint64_t pa)
 static uint64_t seg_vaddr(const struct dk_dump *, uint64_t);
 
 static uint64_t
-phys_vaddr(const struct dk_dump *d, uint64_t pa)
+phys_vaddr(const struct dk_dump *d, const struct dk_plan *pl, uint64_t pa)
 {
-	if (d->fmt == &dk_fmt_elf && d->elf != NULL)
+	if (pl->kind->vaddr_is_pa)
 		return pa;
 	return seg_vaddr(d, dmap_va(d, pa));
 }
@@ -949,21 +704,6 @@ seg_vaddr(const struct dk_dump *d, uint64_t va)
 }
 
 /*
- * The info record's kernel_displacement: powerpc64's startkernel minus
- * the kernel's link address 0x100100 (the header field the family
- * relocates addresses below dmapbase with), else what the source said.
- */
-#define	PPC64_LINK_KERNBASE	0x100100ull
-
-static uint64_t
-kernel_displacement(const struct dk_dump *d)
-{
-	if DK_H_HAS(&d->hdr, DK_H_STARTKERNEL)
-		return d->hdr.v[DK_H_STARTKERNEL] - PPC64_LINK_KERNBASE;
-	return (uint64_t)d->kerndisp;
-}
-
-/*
  * The physical (virt 0) or virtual PT_LOADs: one per piece of stored
  * pages, a piece of zeros left out becoming the tail of the segment
  * before it (p_memsz past p_filesz, which ELF readers read as zeros) or
@@ -971,7 +711,7 @@ kernel_displacement(const struct dk_dump *d)
  * into the plan.
  */
 static enum dk_status
-load_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s, int virt,
+load_phdrs(struct dk_dump *d, struct dk_plan *pl, struct dk_sink *s, int virt,
     struct dk_err *err)
 {
 	struct piece_iter pi;
@@ -996,7 +736,7 @@ load_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s, int virt,
 			if (s != NULL && !virt)
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
 				    PF_R | PF_W | PF_X, cur.off, phys_vaddr(d,
-				    cur.addr), cur.addr, fsz, cur.len,
+				    pl, cur.addr), cur.addr, fsz, cur.len,
 				    d->page_size, err);
 			else if (s != NULL)
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
@@ -1025,7 +765,7 @@ load_phdrs(struct dk_dump *d, struct plan *pl, struct dk_sink *s, int virt,
 }
 
 static enum dk_status
-write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
+write_elfmini(struct dk_dump *d, struct dk_sink *s, struct dk_plan *pl,
     struct dk_err *err)
 {
 	enum dk_endian e = d->arch->endian;
@@ -1071,10 +811,10 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 		return st;
 
 	/* Notes. */
-	flags = (dk_dmap(d) != NULL ? FLAG_DMAP : 0) |
-	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : FLAG_VIRTUAL) |
-	    (d->info.npages_present < d->info.npages ? FLAG_TRUNCATED : 0) |
-	    (pl->keep != NULL ? FLAG_DROPPED : 0);
+	flags = (dk_dmap(d) != NULL ? DK_PFLAG_DMAP : 0) |
+	    (pl->flags & DK_ELFMINI_NO_VIRTUAL ? 0 : DK_PFLAG_VIRTUAL) |
+	    (d->info.npages_present < d->info.npages ? DK_PFLAG_TRUNCATED : 0) |
+	    (pl->keep != NULL ? DK_PFLAG_DROPPED : 0);
 	enc_uint(info, 4, e, INFO_VERSION);
 	enc_uint(info + 4, 4, e, pl->kind->id);
 	enc_uint(info + 8, 4, e, d->info.version);
@@ -1087,12 +827,13 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	enc_uint(info + 56, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->va : 0);
 	enc_uint(info + 64, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->end : 0);
 	enc_uint(info + 72, 8, e, dk_dmap(d) != NULL ? dk_dmap(d)->pa : 0);
-	enc_uint(info + 80, 8, e, kernel_displacement(d));
+	enc_uint(info + 80, 8, e, pl->kind->kdisp != NULL ?
+	    pl->kind->kdisp(d) : 0);
 	enc_uint(info + 88, 8, e, data);
 	enc_uint(info + 96, 8, e, d->info.npages);
 	enc_uint(info + 104, 8, e, d->info.npages_present);
 	enc_uint(info + 112, 8, e, pl->p.nphys);
-	if ((st = put_note_head(s, e, NT_DK_INFO, INFO_SIZE, err)) != DK_OK ||
+	if ((st = dk_pnote_head(s, e, DK_PN_INFO, INFO_SIZE, err)) != DK_OK ||
 	    (st = dk_sink_write(s, info, sizeof(info), err)) != DK_OK)
 		return st;
 	st = pl->kind->notes(d, pl, s, err);
@@ -1101,7 +842,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 
 		for (size_t i = 0; i < pl->nres; i++)
 			sz += 16 + align_up(pl->res[i].len, 8);
-		st = put_note_head(s, e, NT_DK_RESIDUE, sz, err);
+		st = dk_pnote_head(s, e, DK_PN_RESIDUE, sz, err);
 		for (size_t i = 0; st == DK_OK && i < pl->nres; i++) {
 			uint8_t h[16];
 
@@ -1118,7 +859,7 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 	}
 	/* The kerneldumpheader the source came in, verbatim. */
 	if (st == DK_OK && dk_kdh_raw(d) != NULL &&
-	    (st = put_note_head(s, e, NT_DK_KDH, DK_KDH_SIZE, err)) == DK_OK)
+	    (st = dk_pnote_head(s, e, DK_PN_KDH, DK_KDH_SIZE, err)) == DK_OK)
 		st = dk_sink_write(s, dk_kdh_raw(d), DK_KDH_SIZE, err);
 	if (st == DK_OK)
 		st = dk_sink_zero(s, data - s->pos, err);
@@ -1133,12 +874,12 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct plan *pl,
 			uint64_t end = j * ps < pl->ext_size ? j * ps :
 			    pl->ext_size;
 
-			st = dk_sink_copy(s, &d->src, d->off_pages + i * ps,
+			st = dk_sink_copy(s, &d->src, pl->src_off + i * ps,
 			    end - i * ps, err);
 			i = j;
 		}
 	} else if (st == DK_OK)
-		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+		st = dk_sink_copy(s, &d->src, pl->src_off, pl->present, err);
 	if (st == DK_OK)
 		st = dk_sink_finish(s, err);
 	return st;
@@ -1148,7 +889,7 @@ enum dk_status
 dk_elfmini_write(struct dk_dump *d, struct dk_sink *s, unsigned flags,
     struct dk_err *err)
 {
-	struct plan pl;
+	struct dk_plan pl;
 	enum dk_status st;
 
 	dk_err_clear(err);
@@ -1161,20 +902,15 @@ dk_elfmini_write(struct dk_dump *d, struct dk_sink *s, unsigned flags,
 /* ---------------------------------------------------------------------- */
 /* Rebuilding the native dump.                                             */
 
-/*
- * Append len bytes: those of d's file at src (or zeros if src is
- * UINT64_MAX), with the residue records that fall inside written over
- * them.  *ri is the first record not yet written.
- */
-static enum dk_status
-emit(struct dk_sink *s, struct dk_dump *d, const struct plan *pl, size_t *ri,
-    uint64_t src, uint64_t len, struct dk_err *err)
+enum dk_status
+dk_plan_emit(struct dk_sink *s, struct dk_dump *d, const struct dk_plan *pl,
+    size_t *ri, uint64_t src, uint64_t len, struct dk_err *err)
 {
 	uint64_t end = s->pos + len;
 	enum dk_status st;
 
 	while (s->pos < end) {
-		const struct residue *r = *ri < pl->nres ? &pl->res[*ri] : NULL;
+		const struct dk_presidue *r = *ri < pl->nres ? &pl->res[*ri] : NULL;
 		uint64_t n;
 
 		if (r != NULL && r->off + r->len <= s->pos) {
@@ -1202,44 +938,10 @@ emit(struct dk_sink *s, struct dk_dump *d, const struct plan *pl, size_t *ri,
 	return DK_OK;
 }
 
-/* The native minidump: its sections, then its pages, residue over them. */
-static enum dk_status
-rebuild_minidump(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
-    struct dk_err *err)
-{
-	struct native_sect ns[6];
-	size_t n, ri = 0;
-	enum dk_status st = DK_OK;
-
-	n = native_layout(d, ns);
-	for (size_t i = 0; st == DK_OK && i + 1 < n; i++) {
-		uint64_t space = align_up(ns[i].size, d->page_size);
-
-		st = emit(s, d, pl, &ri, ns[i].src, ns[i].size, err);
-		if (st == DK_OK)
-			st = emit(s, d, pl, &ri, UINT64_MAX, space -
-			    ns[i].size, err);
-	}
-	if (st == DK_OK)
-		st = emit(s, d, pl, &ri, d->off_pages, pl->present, err);
-	/* Residue past the pages: a partial page, trailing bytes. */
-	while (st == DK_OK && ri < pl->nres) {
-		const struct residue *r = &pl->res[ri];
-
-		if (r->off + r->len <= s->pos) {
-			ri++;
-			continue;
-		}
-		st = emit(s, d, pl, &ri, UINT64_MAX, r->off + r->len - s->pos,
-		    err);
-	}
-	return st;
-}
-
 enum dk_status
 dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
 {
-	struct plan pl;
+	struct dk_plan pl;
 	enum dk_status st;
 
 	dk_err_clear(err);
@@ -1251,320 +953,3 @@ dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
 	return st;
 }
 
-/* ---------------------------------------------------------------------- */
-/* The source kinds.                                                       */
-
-/* Minidump: its header page, msgbuf, dump_avail, bitmap and pmap. */
-static int
-row_minidump(const struct dk_arch *a)
-{
-	return a->minidump != NULL;
-}
-
-static int
-is_minidump(const struct dk_dump *d)
-{
-	return d->md != NULL;
-}
-
-static uint64_t
-present_minidump(const struct dk_dump *d)
-{
-	return d->info.npages_present << d->page_shift;
-}
-
-static enum dk_status
-residue_minidump(struct dk_dump *d, struct plan *pl, struct dk_err *err)
-{
-	return d->info.format != NULL && strcmp(d->info.format,
-	    "portable-elf") == 0 ? note_residue(d, pl, err) :
-	    native_residue(d, pl, err);
-}
-
-static uint64_t
-notes_size_minidump(const struct dk_dump *d, const struct plan *pl)
-{
-	uint64_t n = 0;
-
-	(void)pl;
-	n += dk_note_size(NOTE_NAMESZ, d->page_size);
-	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_MSGBUFSIZE]);
-	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
-		n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_DUMPAVAILSIZE]);
-	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_BITMAPSIZE]);
-	n += dk_note_size(NOTE_NAMESZ, d->hdr.v[DK_H_PMAPSIZE]);
-	return n;
-}
-
-static enum dk_status
-notes_minidump(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
-    struct dk_err *err)
-{
-	enum dk_status st;
-
-	(void)pl;
-	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header, d->page_size,
-	    err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_MSGBUF, d->off_msgbuf,
-		    d->hdr.v[DK_H_MSGBUFSIZE], err);
-	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
-		st = copy_note(s, d, NT_DK_DUMP_AVAIL, d->off_avail,
-		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_BITMAP, d->off_bitmap,
-		    d->hdr.v[DK_H_BITMAPSIZE], err);
-	if (st == DK_OK)
-		st = copy_note(s, d, NT_DK_PMAP, d->off_pmap,
-		    d->hdr.v[DK_H_PMAPSIZE], err);
-	return st;
-}
-
-/*
- * sparc64: the header blob (dh_hdr_size bytes: header, descriptors and
- * padding, every byte as the kernel left it, bytes 36..39 included),
- * then the regions' data in the file's order.  The rebuild is the blob
- * and the data back to back, so no residue is ever needed.
- */
-static int
-row_sparc64(const struct dk_arch *a)
-{
-	return a->ops == &dk_arch_sparc64;
-}
-
-static int
-is_sparc64(const struct dk_dump *d)
-{
-	return d->fmt == &dk_fmt_sparc64 && d->priv != NULL;
-}
-
-static uint64_t
-present_sparc64(const struct dk_dump *d)
-{
-	/* d->off_pages is where the regions' data starts in this file. */
-	return d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
-}
-
-static uint64_t
-notes_size_sparc64(const struct dk_dump *d, const struct plan *pl)
-{
-	const struct dk_sp64 *s = d->priv;
-
-	(void)pl;
-	return dk_note_size(NOTE_NAMESZ, s->hdr_size);
-}
-
-static enum dk_status
-notes_sparc64(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
-    struct dk_err *err)
-{
-	const struct dk_sp64 *sp = d->priv;
-
-	(void)pl;
-	return copy_note(s, d, NT_DK_SOURCE_HEADER, sp->hdr_off,
-	    sp->hdr_size, err);
-}
-
-static enum dk_status
-rebuild_sparc64(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
-    struct dk_err *err)
-{
-	const struct dk_sp64 *sp = d->priv;
-	enum dk_status st;
-
-	st = dk_sink_copy(s, &d->src, sp->hdr_off, sp->hdr_size, err);
-	if (st == DK_OK)
-		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
-	return st;
-}
-
-/*
- * Full ELF cores (fmt_elf.c, FORMATS.md 4): the source header note is
- * the core's bytes from its ELF header to its first segment (the ELF
- * header, the program headers and the zero gap), and the page data is
- * the rest of the file, verbatim, so that the physical PT_LOADs of the
- * portable file point into it, no residue is ever needed, and the
- * native rebuild is the note then the data.  The program headers in the
- * note are what the reader loads the segments from.
- */
-static int
-row_elfcore(const struct dk_arch *a)
-{
-	return a->no_elfcore == NULL;
-}
-
-static int
-is_elfcore(const struct dk_dump *d)
-{
-	return d->fmt == &dk_fmt_elf && d->elf != NULL;
-}
-
-static enum dk_status
-open_elfcore(struct dk_dump *d, const struct em_ctx *c, struct dk_err *err)
-{
-	const struct em_note *hn = &c->notes[NT_DK_SOURCE_HEADER];
-	uint64_t ioff = c->notes[NT_DK_INFO].off, data, stored;
-	struct dk_range keep = { 0, 0 };
-	enum dk_status st;
-
-	data = dec_uint(c->info + 88, 8, c->e);
-	if (!hn->seen)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
-		    "expected a source header note (the core's ELF and "
-		    "program headers), found none");
-	if (data % 4096 != 0 || data > d->src.size)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
-		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", (uintmax_t)data,
-		    (uintmax_t)d->src.size);
-	if (c->notes[NT_DK_BITMAP].seen) {
-		keep.start = c->notes[NT_DK_BITMAP].off;
-		keep.end = keep.start + c->notes[NT_DK_BITMAP].size;
-	}
-	if ((st = dk_elfcore_load(d, hn->off, hn->size, data,
-	    c->notes[NT_DK_BITMAP].seen ? &keep : NULL, err)) != DK_OK)
-		return st;
-	if (d->arch != c->row)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 16,
-		    "the info note names %s, the source ELF header %s",
-		    c->row->name, d->arch->name);
-	stored = dec_uint(c->info + 104, 8, c->e);
-	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
-	    stored > d->info.npages)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
-		    "the info note says %ju pages in the segments, %ju "
-		    "stored; the program headers say %ju",
-		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
-		    (uintmax_t)stored, (uintmax_t)d->info.npages);
-	if (d->info.npages_present > stored)
-		d->info.npages_present = stored;
-	d->nphys = dec_uint(c->info + 112, 8, c->e);
-	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
-	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	dk_add_section(d, "pages", data, d->src.size - data, d->src.size - data);
-	return DK_OK;
-}
-
-static uint64_t
-present_elfcore(const struct dk_dump *d)
-{
-	/* A truncated core may end before its first segment. */
-	return d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
-}
-
-/* The page-keep note's descriptor: extent size, then 64-bit words. */
-static uint64_t
-keep_note_size(const struct plan *pl)
-{
-	return pl->keep == NULL ? 0 : 8 + (pl->keep->nbits + 63) / 64 * 8;
-}
-
-static uint64_t
-notes_size_elfcore(const struct dk_dump *d, const struct plan *pl)
-{
-	return dk_note_size(NOTE_NAMESZ, dk_elfcore_header_len(d)) +
-	    (pl->keep != NULL ? dk_note_size(NOTE_NAMESZ, keep_note_size(pl)) :
-	    0);
-}
-
-static enum dk_status
-notes_elfcore(struct dk_dump *d, const struct plan *pl, struct dk_sink *s,
-    struct dk_err *err)
-{
-	enum dk_endian e = d->arch->endian;
-	uint8_t buf[4096];
-	enum dk_status st;
-
-	st = copy_note(s, d, NT_DK_SOURCE_HEADER, d->off_header,
-	    dk_elfcore_header_len(d), err);
-	if (st != DK_OK || pl->keep == NULL)
-		return st;
-	if ((st = put_note_head(s, e, NT_DK_BITMAP, keep_note_size(pl),
-	    err)) != DK_OK)
-		return st;
-	enc_uint(buf, 8, e, pl->ext_size);
-	if ((st = dk_sink_write(s, buf, 8, err)) != DK_OK)
-		return st;
-	for (uint64_t done = 0; st == DK_OK && done < keep_note_size(pl) - 8;
-	    done += sizeof(buf)) {
-		size_t n = keep_note_size(pl) - 8 - done < sizeof(buf) ?
-		    (size_t)(keep_note_size(pl) - 8 - done) : sizeof(buf);
-
-		dk_bitmap_store(pl->keep, done, buf, n, 8, e);
-		st = dk_sink_write(s, buf, n, err);
-	}
-	return st;
-}
-
-/*
- * The core: its headers, then its data extent, pages left out written
- * back as the zeros they were.
- */
-static enum dk_status
-rebuild_elfcore(struct dk_dump *d, struct dk_sink *s, const struct plan *pl,
-    struct dk_err *err)
-{
-	uint64_t ps = d->page_size, stored = 0;
-	enum dk_status st;
-
-	st = dk_sink_copy(s, &d->src, d->off_header,
-	    dk_elfcore_header_len(d), err);
-	if (st != DK_OK || pl->keep == NULL)
-		return st != DK_OK ? st : dk_sink_copy(s, &d->src,
-		    d->off_pages, pl->present, err);
-	for (uint64_t i = 0; st == DK_OK && i < pl->keep->nbits; ) {
-		int kept = dk_bitmap_test(pl->keep, i);
-		uint64_t j = dk_bitmap_next(pl->keep, i, !kept);
-		uint64_t len = (j * ps < pl->ext_size ? j * ps :
-		    pl->ext_size) - i * ps;
-
-		if (kept) {
-			st = dk_sink_copy(s, &d->src, d->off_pages + stored,
-			    len, err);
-			stored += len;
-		} else
-			st = dk_sink_zero(s, len, err);
-		i = j;
-	}
-	return st;
-}
-
-/*
- * THE list of source kinds a portable file holds; source_format in the
- * info record is the row's id.  To add one (full ELF cores, say): give
- * it the next free id, write its reader (set d up from the notes so that
- * its ops read the file), its notes (sizes and bytes; the info note and
- * the residue note are written for every kind), how much of its file is
- * page data (from d->off_pages; copied verbatim to data_offset, so the
- * physical and virtual PT_LOADs' offsets follow from the runs'), and its
- * rebuild, then add the row here.  Nothing else in this file changes.
- */
-static const struct em_kind kinds[] = {
-	{ SOURCE_MINIDUMP, "minidump", row_minidump, is_minidump,
-	  open_minidump, present_minidump, residue_minidump,
-	  notes_size_minidump, notes_minidump, rebuild_minidump },
-	{ SOURCE_SPARC64, "sparc64", row_sparc64, is_sparc64, open_sparc64,
-	  present_sparc64, NULL, notes_size_sparc64, notes_sparc64,
-	  rebuild_sparc64 },
-	{ SOURCE_ELFCORE, "full ELF core", row_elfcore, is_elfcore,
-	  open_elfcore, present_elfcore, NULL, notes_size_elfcore,
-	  notes_elfcore, rebuild_elfcore },
-};
-
-static const struct em_kind *
-kind_by_id(uint32_t id)
-{
-	for (size_t i = 0; i < DK_ARRAY_LEN(kinds); i++)
-		if (kinds[i].id == id)
-			return &kinds[i];
-	return NULL;
-}
-
-static const struct em_kind *
-kind_of(const struct dk_dump *d)
-{
-	for (size_t i = 0; i < DK_ARRAY_LEN(kinds); i++)
-		if (kinds[i].is(d))
-			return &kinds[i];
-	return NULL;
-}

@@ -765,7 +765,7 @@ dk_kdh(const struct dk_dump *d)
 {
 	const struct kdh_layer *p = kdh_layer_of(d);
 
-	return p != NULL ? &p->info : d->has_kdh_note ? &d->kdh_note : NULL;
+	return p != NULL ? &p->info : dk_portable_kdh(d, NULL);
 }
 
 const uint8_t *
@@ -773,7 +773,11 @@ dk_kdh_raw(const struct dk_dump *d)
 {
 	const struct kdh_layer *p = kdh_layer_of(d);
 
-	return p != NULL ? p->raw : d->has_kdh_note ? d->kdh_note_raw : NULL;
+	const uint8_t *raw = NULL;
+
+	if (p != NULL)
+		return p->raw;
+	return dk_portable_kdh(d, &raw) != NULL ? raw : NULL;
 }
 
 /*
@@ -783,7 +787,7 @@ dk_kdh_raw(const struct dk_dump *d)
  */
 enum dk_status
 dk_kdh_note_load(struct dk_dump *d, uint64_t off, uint64_t size,
-    struct dk_err *err)
+    struct dk_kdh_info *k, uint8_t *raw, struct dk_err *err)
 {
 	enum dk_status st;
 	uint32_t x;
@@ -792,10 +796,10 @@ dk_kdh_note_load(struct dk_dump *d, uint64_t off, uint64_t size,
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected 512 bytes, found %ju",
 		    (uintmax_t)size);
-	if ((st = dk_src_pread(&d->src, d->kdh_note_raw, DK_KDH_SIZE, off,
+	if ((st = dk_src_pread(&d->src, raw, DK_KDH_SIZE, off,
 	    "kerneldumpheader note", err)) != DK_OK)
 		return st;
-	st = dk_kdh_decode(d->kdh_note_raw, &d->kdh_note, err);
+	st = dk_kdh_decode(raw, k, err);
 	if (st == DK_NOMATCH)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected one of the three magics, "
@@ -803,13 +807,12 @@ dk_kdh_note_load(struct dk_dump *d, uint64_t off, uint64_t size,
 	if (st != DK_OK)
 		return dk_err_prefix(err, "%s: note at %#jx", d->src.name,
 		    (uintmax_t)off);
-	if ((x = dk_kdh_parity(d->kdh_note_raw)) != 0)
+	if ((x = dk_kdh_parity(raw)) != 0)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, off,
 		    "kerneldumpheader note: expected its words to XOR to 0, "
 		    "found 0x%08x", x);
-	d->kdh_note.placement_name = "from the portable file's note";
-	d->has_kdh_note = 1;
-	kdh_attrs(d, &d->kdh_note);
+	k->placement_name = "from the portable file's note";
+	kdh_attrs(d, k);
 	return DK_OK;
 }
 

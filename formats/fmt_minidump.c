@@ -30,6 +30,7 @@
 
 #include "bytes.h"
 #include "minidump.h"
+#include "portable.h"
 #include "private.h"
 
 #define	MD_MAGIC_PREFIX		"minidump"
@@ -676,6 +677,290 @@ dk_md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 	return 1;
 }
 
+/* ---------------------------------------------------------------------- */
+/* In the portable ELF minidump (portable.h): the header page, msgbuf,    */
+/* dump_avail, bitmap and pmap in notes, the pages one per set bit.       */
+
+/* Reading a portable minidump: this reader, on the notes. */
+static enum dk_status
+md_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
+{
+	static const struct { int type; unsigned id; const char *name; }
+	    sect[] = {
+		{ DK_PN_MSGBUF, DK_H_MSGBUFSIZE, "msgbuf" },
+		{ DK_PN_DUMP_AVAIL, DK_H_DUMPAVAILSIZE, "dump_avail" },
+		{ DK_PN_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
+		{ DK_PN_PMAP, DK_H_PMAPSIZE, "pmap" },
+	};
+	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
+	    &d->off_pmap };
+	const struct dk_pnote *notes = c->notes;
+	const uint8_t *info = c->info;
+	uint64_t ioff = notes[DK_PN_INFO].off, psize, stored;
+	enum dk_endian e = c->e;
+	uint8_t hbuf[4096] = { 0 };
+	enum dk_status st;
+	size_t n;
+
+	/* From now on this reader's close frees what it allocates. */
+	d->fmt = &dk_fmt_minidump;
+	psize = dec_uint(info + 12, 4, e);
+	if (!notes[DK_PN_SOURCE_HEADER].seen ||
+	    notes[DK_PN_SOURCE_HEADER].size != psize)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note of page_size %ju bytes, "
+		    "found %s%ju", (uintmax_t)psize,
+		    notes[DK_PN_SOURCE_HEADER].seen ? "" : "none, ",
+		    (uintmax_t)notes[DK_PN_SOURCE_HEADER].size);
+	n = psize < sizeof(hbuf) ? (size_t)psize : sizeof(hbuf);
+	if ((st = dk_src_pread(&d->src, hbuf, n,
+	    notes[DK_PN_SOURCE_HEADER].off, "source header", err)) != DK_OK)
+		return st;
+	d->off_header = notes[DK_PN_SOURCE_HEADER].off;
+	if ((st = dk_md_header(d, hbuf, n, d->off_header, c->row, NULL,
+	    err)) != DK_OK)
+		return st;
+	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
+	    e))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff, "the "
+		    "info note says page size %ju, version %ju; the source "
+		    "header says %ju, %u", (uintmax_t)psize,
+		    (uintmax_t)dec_uint(info + 8, 4, e),
+		    (uintmax_t)d->page_size, d->info.version);
+	d->info.format = "portable-elf";
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	for (size_t i = 0; i < DK_ARRAY_LEN(sect); i++) {
+		const struct dk_pnote *nt = &notes[sect[i].type];
+		uint64_t want = d->hdr.v[sect[i].id];
+
+		*offp[i] = nt->off;
+		if (sect[i].type == DK_PN_DUMP_AVAIL &&
+		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
+			continue;
+		if (!nt->seen || nt->size != want)
+			return dk_err_at(err, DK_ECORRUPT, d->src.name,
+			    c->noff, "expected a %s note of %ju bytes as the "
+			    "source header says, found %s%ju", sect[i].name,
+			    (uintmax_t)want, nt->seen ? "" : "none, ",
+			    (uintmax_t)nt->size);
+		if (sect[i].type != DK_PN_MSGBUF)
+			dk_add_section(d, sect[i].name, nt->off, nt->size,
+			    nt->size);
+	}
+	d->off_pages = dec_uint(info + 88, 8, e);
+	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
+		    "data_offset %#jx is not a page-aligned offset inside the "
+		    "file of %#jx bytes", (uintmax_t)d->off_pages,
+		    (uintmax_t)d->src.size);
+	if ((st = dk_md_load(d, err)) != DK_OK)
+		return st;
+	stored = dec_uint(info + 104, 8, e);
+	if (dec_uint(info + 96, 8, e) != d->info.npages ||
+	    stored > d->info.npages)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages dumped, %ju stored; the "
+		    "bitmap has %ju", (uintmax_t)dec_uint(info + 96, 8, e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
+	dk_add_section(d, "pages", d->off_pages, d->info.npages_present <<
+	    d->page_shift, d->info.npages_present << d->page_shift);
+	return DK_OK;
+}
+
+/* The native layout of d's sections: offsets, declared and rounded sizes. */
+struct native_sect {
+	uint64_t	src;		/* offset of the bytes in d's file */
+	uint64_t	size;
+	uint64_t	off;		/* offset in the native file */
+};
+
+static size_t
+native_layout(const struct dk_dump *d, struct native_sect *ns)
+{
+	uint64_t srcs[] = { d->off_msgbuf, d->off_avail, d->off_bitmap,
+	    d->off_pmap };
+	unsigned ids[] = { DK_H_MSGBUFSIZE, DK_H_DUMPAVAILSIZE,
+	    DK_H_BITMAPSIZE, DK_H_PMAPSIZE };
+	uint64_t off = d->page_size;
+	size_t n = 0;
+
+	ns[n++] = (struct native_sect){ d->off_header, d->page_size, 0 };
+	for (size_t i = 0; i < 4; i++) {
+		if (ids[i] == DK_H_DUMPAVAILSIZE &&
+		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
+			continue;
+		ns[n++] = (struct native_sect){ srcs[i], d->hdr.v[ids[i]],
+		    off };
+		off += round_up(d->hdr.v[ids[i]], d->page_size);
+	}
+	ns[n++] = (struct native_sect){ d->off_pages, 0, off };	/* pages */
+	return n;
+}
+
+/* Residue of a native source: non-zero padding, a partial last page. */
+static enum dk_status
+native_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
+{
+	struct native_sect ns[6];
+	size_t n = native_layout(d, ns);
+	uint8_t buf[65536];
+	uint64_t end;
+	enum dk_status st;
+
+	for (size_t i = 1; i + 1 < n; i++) {
+		uint64_t a = ns[i].off + ns[i].size;
+		uint64_t b = ns[i].off + round_up(ns[i].size, d->page_size);
+
+		if (b == a)
+			continue;
+		if ((st = dk_src_pread(&d->src, buf, (size_t)(b - a), a,
+		    "section padding", err)) != DK_OK)
+			return st;
+		for (size_t k = 0; k < b - a; k++)
+			if (buf[k] != 0) {
+				st = dk_plan_residue(pl, a, b - a, a, err);
+				if (st != DK_OK)
+					return st;
+				break;
+			}
+	}
+	end = d->off_pages + pl->present;
+	if (d->src.size > end)
+		return dk_plan_residue(pl, end, d->src.size - end, end, err);
+	return DK_OK;
+}
+
+static uint64_t
+md_extent(const struct dk_dump *d, uint64_t *len)
+{
+	*len = d->info.npages_present << d->page_shift;
+	return d->off_pages;
+}
+
+/* Non-zero section padding and trailing bytes, native or portable. */
+static enum dk_status
+md_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
+{
+	struct native_sect ns[6];
+
+	if (!dk_is_portable(d))
+		return native_residue(d, pl, err);
+	return dk_plan_note_residue(d, pl, ns[native_layout(d, ns) - 1].off +
+	    pl->present, err);
+}
+
+static uint64_t
+md_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
+{
+	uint64_t n = 0;
+
+	(void)pl;
+	n += dk_pnote_size(d->page_size);
+	n += dk_pnote_size(d->hdr.v[DK_H_MSGBUFSIZE]);
+	if DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)
+		n += dk_pnote_size(d->hdr.v[DK_H_DUMPAVAILSIZE]);
+	n += dk_pnote_size(d->hdr.v[DK_H_BITMAPSIZE]);
+	n += dk_pnote_size(d->hdr.v[DK_H_PMAPSIZE]);
+	return n;
+}
+
+static enum dk_status
+md_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	(void)pl;
+	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, d->off_header,
+	    d->page_size, err);
+	if (st == DK_OK)
+		st = dk_pnote_copy(s, d, DK_PN_MSGBUF, d->off_msgbuf,
+		    d->hdr.v[DK_H_MSGBUFSIZE], err);
+	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
+		st = dk_pnote_copy(s, d, DK_PN_DUMP_AVAIL, d->off_avail,
+		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
+	if (st == DK_OK)
+		st = dk_pnote_copy(s, d, DK_PN_BITMAP, d->off_bitmap,
+		    d->hdr.v[DK_H_BITMAPSIZE], err);
+	if (st == DK_OK)
+		st = dk_pnote_copy(s, d, DK_PN_PMAP, d->off_pmap,
+		    d->hdr.v[DK_H_PMAPSIZE], err);
+	return st;
+}
+
+/* The native minidump: its sections, then its pages, residue over them. */
+static enum dk_status
+md_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	struct native_sect ns[6];
+	size_t n, ri = 0;
+	enum dk_status st = DK_OK;
+
+	n = native_layout(d, ns);
+	for (size_t i = 0; st == DK_OK && i + 1 < n; i++) {
+		uint64_t space = round_up(ns[i].size, d->page_size);
+
+		st = dk_plan_emit(s, d, pl, &ri, ns[i].src, ns[i].size, err);
+		if (st == DK_OK)
+			st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, space -
+			    ns[i].size, err);
+	}
+	if (st == DK_OK)
+		st = dk_plan_emit(s, d, pl, &ri, d->off_pages, pl->present,
+		    err);
+	/* Residue past the pages: a partial page, trailing bytes. */
+	while (st == DK_OK && ri < pl->nres) {
+		const struct dk_presidue *r = &pl->res[ri];
+
+		if (r->off + r->len <= s->pos) {
+			ri++;
+			continue;
+		}
+		st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, r->off + r->len -
+		    s->pos, err);
+	}
+	return st;
+}
+
+/*
+ * The info record's kernel_displacement: powerpc64's startkernel minus
+ * the kernel's link address 0x100100 (the header field the family
+ * relocates addresses below dmapbase with), else what the source said.
+ */
+#define	PPC64_LINK_KERNBASE	0x100100ull
+
+static uint64_t
+md_kdisp(const struct dk_dump *d)
+{
+	if DK_H_HAS(&d->hdr, DK_H_STARTKERNEL)
+		return d->hdr.v[DK_H_STARTKERNEL] - PPC64_LINK_KERNBASE;
+	return (uint64_t)d->kerndisp;
+}
+
+static int
+md_row_ok(const struct dk_arch *a)
+{
+	return a->minidump != NULL;
+}
+
+static const struct dk_portable md_portable = {
+	.id		= 1,
+	.name		= "minidump",
+	.row_ok		= md_row_ok,
+	.open		= md_popen,
+	.extent		= md_extent,
+	.residue	= md_residue,
+	.notes_size	= md_notes_size,
+	.notes		= md_notes,
+	.rebuild	= md_rebuild,
+	.kdisp		= md_kdisp,
+};
+
 const struct dk_format_ops dk_fmt_minidump = {
 	.name		= "minidump",
 	.desc		= "FreeBSD minidump",
@@ -685,6 +970,7 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.pa_offset	= dk_md_pa_offset,
 	.kvtop		= dk_md_kvtop,
 	.run_next	= dk_md_run_next,
+	.portable	= &md_portable,
 };
 
 /* ---------------------------------------------------------------------- */

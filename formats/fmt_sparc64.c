@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "portable.h"
 #include "sparc64.h"
 
 #define	SP64_TSB_MEM_MAX	(64ull << 20)	/* TSBs held in memory */
@@ -817,6 +818,127 @@ sp64_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
 	return 1;
 }
 
+/* ---------------------------------------------------------------------- */
+/* In the portable ELF minidump (portable.h): the header blob (dh_hdr_size */
+/* bytes: header, descriptors and padding, every byte as the kernel left  */
+/* it, bytes 36..39 included), then the regions' data in the file's order. */
+/* The rebuild is the blob and the data back to back: never a residue.    */
+
+/*
+ * Reading a portable sparc64 dump: this reader, with the header blob in
+ * the source header note and the regions' data, in the native file's
+ * order, from data_offset (so a region's file offset is dr_offs -
+ * dh_hdr_size + data_offset).
+ */
+static enum dk_status
+sp64_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
+{
+	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
+	uint64_t ioff = c->notes[DK_PN_INFO].off, hs, data, stored;
+	uint8_t b[8];
+	enum dk_status st;
+
+	if (!hn->seen || hn->size < SP64_HDR_SIZE)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note of at least 40 bytes (the "
+		    "sparc64 header), found %s%ju", hn->seen ? "" : "none, ",
+		    (uintmax_t)hn->size);
+	if ((st = dk_src_pread(&d->src, b, sizeof(b), hn->off, "source "
+	    "header", err)) != DK_OK)
+		return st;
+	hs = dec_be64(b);
+	data = dec_uint(c->info + 88, 8, c->e);
+	if (hs != hn->size)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, hn->off,
+		    "dh_hdr_size %#jx differs from the source header note's "
+		    "%ju bytes", (uintmax_t)hs, (uintmax_t)hn->size);
+	if (data % SP64_PAGE_SIZE != 0 || data > d->src.size || data < hs)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
+		    "data_offset %#jx is not an 8 KiB-aligned offset inside "
+		    "the file of %#jx bytes", (uintmax_t)data,
+		    (uintmax_t)d->src.size);
+	/* From now on sparc64's close frees what its loader allocates. */
+	d->fmt = &dk_fmt_sparc64;
+	d->arch = c->row;
+	d->info.arch = c->row->name;
+	d->info.arch_why = d->arch_why;
+	d->off_header = hn->off;
+	d->off_pages = data;
+	if ((st = dk_sp64_load(d, hn->off, data - hs, err)) != DK_OK)
+		return st;
+	stored = dec_uint(c->info + 104, 8, c->e);
+	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
+	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
+	    SP64_PAGE_SIZE)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		    "the info note says %ju pages of %ju bytes in the "
+		    "regions, %ju stored; the regions have %ju of 8192",
+		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
+		    (uintmax_t)dec_uint(c->info + 12, 4, c->e),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages);
+	if (d->info.npages_present > stored)
+		d->info.npages_present = stored;
+	d->info.format = "portable-elf";
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "regions", data, d->src.size - data, d->src.size -
+	    data);
+	return DK_OK;
+}
+
+static int
+sp64_row_ok(const struct dk_arch *a)
+{
+	return a->ops == &dk_arch_sparc64;
+}
+
+static uint64_t
+sp64_extent(const struct dk_dump *d, uint64_t *len)
+{
+	/* d->off_pages is where the regions' data starts in this file. */
+	*len = d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
+	return d->off_pages;
+}
+
+static uint64_t
+sp64_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
+{
+	(void)pl;
+	return dk_pnote_size(sp(d)->hdr_size);
+}
+
+static enum dk_status
+sp64_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	(void)pl;
+	return dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, sp(d)->hdr_off,
+	    sp(d)->hdr_size, err);
+}
+
+static enum dk_status
+sp64_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	st = dk_sink_copy(s, &d->src, sp(d)->hdr_off, sp(d)->hdr_size, err);
+	if (st == DK_OK)
+		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+	return st;
+}
+
+static const struct dk_portable sp64_portable = {
+	.id		= 2,
+	.name		= "sparc64",
+	.row_ok		= sp64_row_ok,
+	.open		= sp64_popen,
+	.extent		= sp64_extent,
+	.notes_size	= sp64_notes_size,
+	.notes		= sp64_notes,
+	.rebuild	= sp64_rebuild,
+};
+
 const struct dk_format_ops dk_fmt_sparc64 = {
 	.name		= "sparc64",
 	.desc		= "FreeBSD sparc64 dump (no magic)",
@@ -828,4 +950,5 @@ const struct dk_format_ops dk_fmt_sparc64 = {
 	.kvtop		= sp64_kvtop,
 	.run_next	= sp64_run_next,
 	.kmap_next	= sp64_kmap_next,
+	.portable	= &sp64_portable,
 };

@@ -602,9 +602,16 @@ enum dk_status	dk_kdh_locate(const struct dk_src *, struct dk_kdh_info *,
  * portable file's NT_DK_KDH note, or NULL.
  */
 const uint8_t  *dk_kdh_raw(const struct dk_dump *);
-/* Load a portable file's NT_DK_KDH note ([off, +size) of d->src). */
+/*
+ * Load a portable file's kerneldumpheader note ([off, +size) of d->src)
+ * into *k and raw (512 bytes), and make its fields d's attributes.
+ */
 enum dk_status	dk_kdh_note_load(struct dk_dump *, uint64_t off,
-		    uint64_t size, struct dk_err *);
+		    uint64_t size, struct dk_kdh_info *k, uint8_t *raw,
+		    struct dk_err *);
+/* The kerneldumpheader note of the portable file d was read from, or NULL. */
+const struct dk_kdh_info *dk_portable_kdh(const struct dk_dump *,
+		    const uint8_t **raw);
 /* Which of the three magics is at b (enum dk_kdh_magic), or 0. */
 int		dk_kdh_magic(const uint8_t *);
 /*
@@ -643,6 +650,7 @@ void		dk_kdh_check(const struct dk_src *,
 
 struct dk_kmap_iter;
 struct dk_kmap_run;
+struct dk_portable;
 
 struct dk_format_ops {
 	const char	*name;		/* stable id: "minidump" */
@@ -694,7 +702,12 @@ struct dk_format_ops {
 			    struct dk_err *);
 	/* Nonzero: a dump of this format may be several files (a set). */
 	int		 sets;
+	/* How the portable ELF minidump holds it (portable.h); or NULL. */
+	const struct dk_portable *portable;
 };
+
+/* The i-th format of the formats table (dump.c), or NULL past the end. */
+const struct dk_format_ops *dk_format_at(size_t);
 
 /*
  * The page cache of the page-read path: DK_PCACHE_N pages, replaced in
@@ -718,11 +731,15 @@ struct dk_dump {
 	int			 trace;
 	struct dk_layer		 layers[DK_MAX_LAYERS];	/* outermost first */
 	size_t			 nlayers;
-	/* A kerneldumpheader carried by a portable file's NT_DK_KDH note. */
-	int			 has_kdh_note;
-	struct dk_kdh_info	 kdh_note;
-	uint8_t			 kdh_note_raw[DK_KDH_SIZE];
+	/* The format that reads the dump, and its state (freed by close). */
 	const struct dk_format_ops *fmt;
+	void			*priv;
+	/*
+	 * A format the dump was found wrapped in and that handed it to fmt
+	 * (the portable ELF minidump), and its state; or NULL.
+	 */
+	const struct dk_format_ops *wrap;
+	void			*wrap_priv;
 	const struct dk_arch	*arch;
 	struct dk_info		 info;
 	char			 arch_why[256];
@@ -777,11 +794,7 @@ struct dk_dump {
 
 	/* where the source header page is, and the residue (portable) */
 	uint64_t		 off_header;
-	uint64_t		 off_residue, residue_size;
-	uint64_t		 nphys;		/* physical PT_LOADs (portable) */
 
-	/* a format's own state (sparc64: struct dk_sp64), freed by close */
-	void			*priv;
 	/* the header layout dk_header_field() lists when d->md is NULL */
 	const struct dk_layout	*hlayout;
 
@@ -902,22 +915,6 @@ struct dk_ksym {
  */
 enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
 		    struct dk_err *);
-
-/*
- * The portable format's view of a full ELF core: load one whose ELF and
- * program headers (hlen bytes) are at hoff and whose segment data starts
- * at data of d's file, with pages left out as the page-keep note at
- * [keep->start, keep->end) says (NULL: none left out); the bytes from the
- * ELF header to the first segment (the source header blob of a
- * conversion); the page-keep bitmap and the core's data extent size, or
- * NULL if every page is stored.
- */
-enum dk_status	dk_elfcore_load(struct dk_dump *, uint64_t hoff, uint64_t hlen,
-		    uint64_t data, const struct dk_range *keep,
-		    struct dk_err *);
-uint64_t	dk_elfcore_header_len(const struct dk_dump *);
-const struct dk_bitmap *dk_elfcore_keep(const struct dk_dump *,
-		    uint64_t *ext_size);
 
 /* dumpcheck's rules for full ELF cores (check_elf.c). */
 typedef void	(*dk_elfcore_emit_fn)(void *, const char *code, uint64_t off,
