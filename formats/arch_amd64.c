@@ -79,7 +79,7 @@ amd64_setup(struct dk_dump *d, struct dk_err *err)
 	const struct dk_hdr *h = &d->hdr;
 
 	d->page_shift = AMD64_PAGE_SHIFT;
-	d->pte_size = 8;
+	dk_md(d)->pte_size = 8;
 	if (h->v[DK_H_DMAPEND] < h->v[DK_H_DMAPBASE])
 		return dk_err_off(err, DK_ECORRUPT, 56, "%s: offset 56: "
 		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
@@ -171,8 +171,8 @@ amd64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 
 	if (d->info.version < 2)
 		return 0;
-	for (uint64_t i = 0; i < d->pmap_nent; i++) {
-		uint64_t pde, off = d->off_pmap + 8 * i, va0 = kb + (i << 21);
+	for (uint64_t i = 0; i < dk_md(d)->pmap_nent; i++) {
+		uint64_t pde, off = dk_md(d)->off_pmap + 8 * i, va0 = kb + (i << 21);
 		uint64_t pt, ptoff;
 
 		if (dk_md_pmap_entry(d, i, &pde, &e) != DK_OK)

@@ -118,6 +118,7 @@ arm_bitmap_word(const struct dk_arch *a, uint32_t version)
 static enum dk_status
 arm_setup(struct dk_dump *d, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_hdr *h = &d->hdr;
 	uint64_t mmu = h->v[DK_H_MMUFORMAT], kb = h->v[DK_H_KERNBASE];
 	uint64_t ptesize = h->v[DK_H_PMAPSIZE];
@@ -131,14 +132,14 @@ arm_setup(struct dk_dump *d, struct dk_err *err)
 		return dk_err_off(err, DK_EUNSUP, 48, "%s: offset 48: unknown "
 		    "mmuformat %ju (expected 0 unknown, 1 V4, 2 V6 or 3 "
 		    "V6_LPAE)", d->src.name, (uintmax_t)mmu);
-	d->mmuformat = mmu == ARM_MMU_UNKNOWN ? ARM_MMU_V6 : (uint32_t)mmu;
+	m->mmuformat = mmu == ARM_MMU_UNKNOWN ? ARM_MMU_V6 : (uint32_t)mmu;
 	d->page_shift = ARM_PAGE_SHIFT;
-	d->pte_size = 4;
-	if (ptesize % d->pte_size != 0)
+	m->pte_size = 4;
+	if (ptesize % m->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx is not a multiple of the 4-byte L2 PTE",
 		    d->src.name, (uintmax_t)ptesize);
-	d->info.kva_end = kb + (ptesize / d->pte_size << ARM_PAGE_SHIFT);
+	d->info.kva_end = kb + (ptesize / m->pte_size << ARM_PAGE_SHIFT);
 	if (d->info.kva_end > ARM_VA_END)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx describes KVA from kernbase %#jx to %#jx, "
@@ -175,6 +176,7 @@ static enum dk_status
 arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t kb = d->hdr.v[DK_H_KERNBASE], idx, e;
 	unsigned t;
 	enum dk_status st;
@@ -184,7 +186,7 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    "not mapped (below kernbase %#jx; arm has no direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
 	idx = (va - kb) >> ARM_PAGE_SHIFT;
-	if (idx >= d->pmap_nent)
+	if (idx >= m->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);
@@ -196,7 +198,7 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L2 PTE %#jx is a fault entry, type 0)",
 		    (uintmax_t)va, (uintmax_t)e);
-	if (t == ARM_L2_TYPE_T && d->mmuformat == ARM_MMU_V4)
+	if (t == ARM_L2_TYPE_T && m->mmuformat == ARM_MMU_V4)
 		return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: L2 "
 		    "PTE %#jx is a V4 1 KiB tiny page (type 3), which dumpkit "
 		    "does not translate", (uintmax_t)va, (uintmax_t)e);
@@ -210,7 +212,7 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)*pa);
 	}
 	if (prot != NULL)
-		*prot = arm_prot(e, d->mmuformat);
+		*prot = arm_prot(e, m->mmuformat);
 	return DK_OK;
 }
 

@@ -148,7 +148,7 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 		    "1:0, the page size, are defined", d->src.name,
 		    (uintmax_t)flags,
 		    (uintmax_t)(flags & ~(uint64_t) ARM64_FLAG_PS_MASK));
-	d->pte_size = 8;
+	dk_md(d)->pte_size = 8;
 	if (de < db)
 		return dk_err_off(err, DK_ECORRUPT, 64, "%s: offset 64: "
 		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
@@ -158,11 +158,11 @@ arm64_setup(struct dk_dump *d, struct dk_err *err)
 		    "dmapphys %#jx plus the %#jx bytes of the direct map pass "
 		    "2^64", d->src.name, (uintmax_t)dp, (uintmax_t)(de - db));
 	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db, de, dp);
-	if (pmapsize % d->pte_size != 0)
+	if (pmapsize % dk_md(d)->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "pmapsize %#jx is not a multiple of the 8-byte L3 "
 		    "descriptor", d->src.name, (uintmax_t)pmapsize);
-	cov = pmapsize / d->pte_size << d->page_shift;
+	cov = pmapsize / dk_md(d)->pte_size << d->page_shift;
 	if (cov > UINT64_MAX - kb)
 		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
 		    "kernbase %#jx plus the %#jx bytes of KVA that pmapsize "
@@ -201,7 +201,7 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
 		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	idx = (va - kb) >> d->page_shift;
-	if (idx >= d->pmap_nent)
+	if (idx >= dk_md(d)->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the L3 array at %#jx, outside "
 		    "the direct map [%#jx, %#jx))", (uintmax_t)va,

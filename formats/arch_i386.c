@@ -91,6 +91,7 @@ i386_bitmap_word(const struct dk_arch *a, uint32_t version)
 static enum dk_status
 i386_setup(struct dk_dump *d, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_hdr *h = &d->hdr;
 	uint64_t pae = h->v[DK_H_PAEMODE], kb = h->v[DK_H_KERNBASE];
 	uint64_t ptesize = h->v[DK_H_PMAPSIZE];
@@ -100,13 +101,13 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 		    "expected paemode 0 or 1, found %ju", d->src.name,
 		    (uintmax_t)pae);
 	d->page_shift = I386_PAGE_SHIFT;
-	d->pte_size = pae ? 8 : 4;
-	if (ptesize % d->pte_size != 0)
+	m->pte_size = pae ? 8 : 4;
+	if (ptesize % m->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx is not a multiple of the %u-byte %s PTE",
-		    d->src.name, (uintmax_t)ptesize, d->pte_size,
+		    d->src.name, (uintmax_t)ptesize, m->pte_size,
 		    pae ? "PAE" : "non-PAE");
-	d->info.kva_end = kb + (ptesize / d->pte_size << I386_PAGE_SHIFT);
+	d->info.kva_end = kb + (ptesize / m->pte_size << I386_PAGE_SHIFT);
 	if (d->info.kva_end > I386_VA_END)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx describes KVA from kernbase %#jx to %#jx, "
@@ -114,7 +115,7 @@ i386_setup(struct dk_dump *d, struct dk_err *err)
 		    (uintmax_t)ptesize, (uintmax_t)kb,
 		    (uintmax_t)d->info.kva_end);
 	DK_TRACE(d, "i386: %s, %u-byte PTEs, KVA [%#jx, %#jx)",
-	    pae ? "PAE" : "non-PAE", d->pte_size, (uintmax_t)kb,
+	    pae ? "PAE" : "non-PAE", m->pte_size, (uintmax_t)kb,
 	    (uintmax_t)d->info.kva_end);
 	return DK_OK;
 }
@@ -131,8 +132,9 @@ static enum dk_status
 i386_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t kb = d->hdr.v[DK_H_KERNBASE], idx, e;
-	int pae = d->pte_size == 8;
+	int pae = m->pte_size == 8;
 	enum dk_status st;
 
 	if (va < kb)
@@ -140,7 +142,7 @@ i386_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    "not mapped (below kernbase %#jx; i386 has no direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
 	idx = (va - kb) >> I386_PAGE_SHIFT;
-	if (idx >= d->pmap_nent)
+	if (idx >= m->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);

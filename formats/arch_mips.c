@@ -305,6 +305,7 @@ mips_kva_fits(enum dk_abi abi, uint64_t kb, uint64_t ps, uint64_t *end)
 static enum dk_status
 mips_setup(struct dk_dump *d, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_hdr *h = &d->hdr;
 	enum dk_abi abi = mips_abi(d->arch);
 	const char *an = mips_abi_name(abi);
@@ -312,7 +313,7 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 	uint64_t end;
 
 	d->page_shift = MIPS_PAGE_SHIFT;
-	d->pte_size = mips_pte_bytes(abi);
+	m->pte_size = mips_pte_bytes(abi);
 	if ((kb & MIPS_PAGE_MASK) != 0)
 		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
 		    "expected a page-aligned kernbase, found %#jx",
@@ -347,17 +348,17 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 		    "CKSSEG and above), found %#jx, in unmapped "
 		    "CKSEG0/CKSEG1, where no PTE is used", d->src.name,
 		    (uintmax_t)kb);
-	if (ptesize % d->pte_size != 0)
+	if (ptesize % m->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "expected a ptesize that is a multiple of the %u-byte %s "
-		    "PTE, found %#jx", d->src.name, d->pte_size, an,
+		    "PTE, found %#jx", d->src.name, m->pte_size, an,
 		    (uintmax_t)ptesize);
 	if (!mips_kva_fits(abi, kb, ptesize, &end))
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "ptesize %#jx (%ju %u-byte PTEs) describes KVA from "
 		    "kernbase %#jx to %#jx, expected it to end within the %s "
 		    "address space (%s)", d->src.name, (uintmax_t)ptesize,
-		    (uintmax_t)(ptesize / d->pte_size), d->pte_size,
+		    (uintmax_t)(ptesize / m->pte_size), m->pte_size,
 		    (uintmax_t)kb, (uintmax_t)end, an,
 		    abi == DK_ABI_N64 ? "it wraps past 2^64" : "4 GiB");
 	if (abi == DK_ABI_N64 && kb < MIPS_CKSEG0 && end > MIPS_CKSEG0)
@@ -372,7 +373,7 @@ mips_setup(struct dk_dump *d, struct dk_err *err)
 		    "the kernel, ignored", (uintmax_t)h->v[DK_H_DMAPBASE],
 		    (uintmax_t)h->v[DK_H_DMAPEND]);
 	DK_TRACE(d, "mips: %s ABI, %u-byte PTEs, %s segments, KVA [%#jx, "
-	    "%#jx)", an, d->pte_size, abi == DK_ABI_N64 ?
+	    "%#jx)", an, m->pte_size, abi == DK_ABI_N64 ?
 	    "XKPHYS/CKSEG0/CKSEG1" : "KSEG0/KSEG1", (uintmax_t)kb,
 	    (uintmax_t)end);
 	mips_windows(d, abi == DK_ABI_N64);
@@ -396,9 +397,10 @@ static enum dk_status
 mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t kb = d->hdr.v[DK_H_KERNBASE], page = va & ~MIPS_PAGE_MASK;
 	int is64 = mips_abi(d->arch) == DK_ABI_N64;
-	uint64_t mask = d->pte_size == 4 ? MIPS32_PFN_MASK : MIPS64_PFN_MASK;
+	uint64_t mask = m->pte_size == 4 ? MIPS32_PFN_MASK : MIPS64_PFN_MASK;
 	uint64_t idx, e;
 	const char *seg;
 	enum dk_status st;
@@ -416,7 +418,7 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    "unmapped segments %s)", (uintmax_t)va, (uintmax_t)kb,
 		    is64 ? "XKPHYS, CKSEG0, CKSEG1" : "KSEG0, KSEG1");
 	idx = (page - kb) >> MIPS_PAGE_SHIFT;
-	if (idx >= d->pmap_nent)
+	if (idx >= m->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);
@@ -432,7 +434,7 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	DK_TRACE(d, "va %#jx: PTE %#jx -> pa %#jx", (uintmax_t)va,
 	    (uintmax_t)e, (uintmax_t)*pa);
 	if (prot != NULL)
-		*prot = mips_prot(e, d->pte_size);
+		*prot = mips_prot(e, m->pte_size);
 	return DK_OK;
 }
 

@@ -242,7 +242,7 @@ static const struct dk_layout powerpc64_layout = {
 	DK_ARRAY_LEN(powerpc64_fields)
 };
 
-/* The page tables mmu_name can name (kept in d->mmuformat). */
+/* The page tables mmu_name can name (kept in dk_md(d)->mmuformat). */
 enum ppc64_mmu {
 	PPC64_MMU_UNKNOWN = 0,
 	PPC64_MMU_G5,		/* hashed page table, hardware copy */
@@ -404,6 +404,7 @@ ppc64_reloc_window(struct dk_dump *d)
 static enum dk_status
 ppc64_setup(struct dk_dump *d, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_hdr *h = &d->hdr;
 	enum ppc64_mmu mmu = ppc64_mmu_of(h->s[DK_H_MMU_NAME]);
 	uint64_t pmapsize = h->v[DK_H_PMAPSIZE], hdm = h->v[DK_H_HW_DIRECT_MAP];
@@ -417,7 +418,7 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 		    "mmu_name \"%s\" is not a page table dumpkit reads "
 		    "(mmu_g5 or mmu_phyp: hashed page table; mmu_radix: radix "
 		    "tree)", d->src.name, name);
-	d->mmuformat = mmu;
+	m->mmuformat = mmu;
 	d->page_shift = PPC64_PAGE_SHIFT;
 	if (hdm > 1)
 		return dk_err_off(err, DK_ECORRUPT, 112, "%s: offset 112: "
@@ -433,7 +434,7 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 			    "76: pmapsize: expected 65536 (the radix root "
 			    "table) for mmu_radix, found %#jx", d->src.name,
 			    (uintmax_t)pmapsize);
-		d->pte_size = 8;
+		m->pte_size = 8;
 		d->info.kva_end = h->v[DK_H_KERNBASE] < PPC64_RADIX_END ?
 		    PPC64_RADIX_END : h->v[DK_H_KERNBASE];
 		DK_TRACE(d, "powerpc64: mmu_name \"%s\": radix tree, root of "
@@ -448,7 +449,7 @@ ppc64_setup(struct dk_dump *d, struct dk_err *err)
 			    "power of two of 128-byte PTE groups, at least "
 			    "2048 (256 KiB), found %#jx bytes", d->src.name,
 			    (uintmax_t)pmapsize);
-		d->pte_size = 16;
+		m->pte_size = 16;
 		d->info.kva_end = ppc64_kseg_end(h);
 		DK_TRACE(d, "powerpc64: mmu_name \"%s\": hashed page table of "
 		    "%ju PTEGs; PTEs %s-endian (%s)", name, (uintmax_t)npteg,
@@ -518,39 +519,41 @@ cmp_u64(const void *x, const void *y)
 static void
 ppc64_vsid_index(struct dk_dump *d, enum dk_endian e)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16, k = 0;
 	uint8_t probe[16];
 	struct dk_err err;
 
-	d->fam_indexed = 1;
+	m->fam_indexed = 1;
 	if (dk_md_pmap_read(d, 0, probe, sizeof(probe), &err) != DK_OK ||
-	    d->pmap_mem == NULL ||
-	    (d->fam_index = malloc(n * sizeof(*d->fam_index))) == NULL)
+	    m->pmap_mem == NULL ||
+	    (m->fam_index = malloc(n * sizeof(*m->fam_index))) == NULL)
 		return;
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t hi = dec_uint(d->pmap_mem + 16 * i, 8, e);
+		uint64_t hi = dec_uint(m->pmap_mem + 16 * i, 8, e);
 
 		if (hi & PPC64_PTEH_VALID)
-			d->fam_index[k++] = (hi & PPC64_PTEH_VSID) >>
+			m->fam_index[k++] = (hi & PPC64_PTEH_VSID) >>
 			    PPC64_PTEH_VSID_SHIFT;
 	}
-	qsort(d->fam_index, k, sizeof(*d->fam_index), cmp_u64);
-	d->fam_nindex = k;
+	qsort(m->fam_index, k, sizeof(*m->fam_index), cmp_u64);
+	m->fam_nindex = k;
 }
 
 static int
 ppc64_vsid_used(const struct dk_dump *d, uint64_t vsid)
 {
-	size_t lo = 0, hi = d->fam_nindex;
+	struct dk_md *m = dk_md(d);
+	size_t lo = 0, hi = m->fam_nindex;
 
-	if (d->fam_index == NULL)
+	if (m->fam_index == NULL)
 		return 1;	/* no index: assume it may be */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (d->fam_index[mid] == vsid)
+		if (m->fam_index[mid] == vsid)
 			return 1;
-		if (d->fam_index[mid] < vsid)
+		if (m->fam_index[mid] < vsid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -562,11 +565,12 @@ static enum dk_status
 ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
     uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_hdr *h = &d->hdr;
 	unsigned b = ppc64_seg_shift(h, a);
 	uint64_t npteg = h->v[DK_H_PMAPSIZE] / PPC64_PTEG_BYTES;
 	uint64_t vsid, va_page, hash, pteg[2];
-	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)d->mmuformat,
+	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)m->mmuformat,
 	    d->arch->endian);
 	uint8_t g[PPC64_PTEG_BYTES];
 	enum dk_status st;
@@ -578,7 +582,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 		    where, (uintmax_t)h->v[DK_H_KERNBASE],
 		    (uintmax_t)d->info.kva_end);
 	vsid = ppc64_kernel_vsid(a >> PPC64_SEG_SHIFT);
-	if (!d->fam_indexed)
+	if (!m->fam_indexed)
 		ppc64_vsid_index(d, e);
 	if (!ppc64_vsid_used(d, vsid)) {
 		/* No PTE of this segment is valid: all of it is unmapped. */
@@ -621,7 +625,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			DK_TRACE(d, "%s: %s PTEG %#jx slot %u (offset %#jx): "
 			    "pte_hi %#jx pte_lo %#jx, %s page -> pa %#jx",
 			    where, hid ? "secondary" : "primary",
-			    (uintmax_t)pteg[hid], i, (uintmax_t)(d->off_pmap +
+			    (uintmax_t)pteg[hid], i, (uintmax_t)(m->off_pmap +
 			    pteg[hid] * PPC64_PTEG_BYTES + 16 * i),
 			    (uintmax_t)hi, (uintmax_t)lo,
 			    b == PPC64_LP_SHIFT ? "16 MiB" : "4 KiB",
@@ -644,7 +648,7 @@ ppc64_radix_entry(struct dk_dump *d, int root, uint64_t t, uint64_t idx,
 	enum dk_status st;
 
 	if (root)
-		st = dk_src_pread(&d->src, b, 8, d->off_pmap + 8 * idx,
+		st = dk_src_pread(&d->src, b, 8, dk_md(d)->off_pmap + 8 * idx,
 		    "radix root", err);
 	else
 		st = dk_read_pa(d, t + 8 * idx, b, 8, err);
@@ -675,7 +679,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 		    DK_OK)
 			return dk_err_prefix(err, "%s: radix level %u table at "
 			    "%s%#jx", where, lv + 1, lv == 0 ? "pmap offset " :
-			    "pa ", (uintmax_t)(lv == 0 ? d->off_pmap : t));
+			    "pa ", (uintmax_t)(lv == 0 ? dk_md(d)->off_pmap : t));
 		DK_TRACE(d, "%s: radix level %u [%ju] = %#jx", where, lv + 1,
 		    (uintmax_t)idx, (uintmax_t)e);
 		if (!(e & PPC64_RPTE_VALID)) {
@@ -735,7 +739,7 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    "kernbase %#jx, outside the direct map [%#jx, %#jx])",
 		    where, (uintmax_t)h->v[DK_H_KERNBASE], (uintmax_t)db,
 		    (uintmax_t)de);
-	if (d->mmuformat == PPC64_MMU_RADIX) {
+	if (dk_md(d)->mmuformat == PPC64_MMU_RADIX) {
 		enum dk_status st = ppc64_radix_kvtop(d, where, a, pa, prot,
 		    err);
 
@@ -765,7 +769,8 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 static void
 ppc64_hpt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 {
-	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)d->mmuformat,
+	struct dk_md *m = dk_md(d);
+	enum dk_endian e = ppc64_hpt_endian((enum ppc64_mmu)m->mmuformat,
 	    d->arch->endian);
 	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16;
 	uint8_t *buf = malloc(PPC64_VISIT_CHUNK);
@@ -777,7 +782,7 @@ ppc64_hpt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 		uint64_t k = n - done < PPC64_VISIT_CHUNK / 16 ? n - done :
 		    PPC64_VISIT_CHUNK / 16;
 
-		if (dk_src_pread(&d->src, buf, (size_t)(k * 16), d->off_pmap +
+		if (dk_src_pread(&d->src, buf, (size_t)(k * 16), m->off_pmap +
 		    done * 16, "hashed page table", &err) != DK_OK)
 			break;
 		for (uint64_t i = 0; i < k; i++) {
@@ -791,7 +796,7 @@ ppc64_hpt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 				continue;
 			v->leaf(v->arg, UINT64_MAX, lo & ((hi &
 			    PPC64_PTEH_BIG) ? PPC64_PTEL_LP_PA : PPC64_PTEL_PA),
-			    d->off_pmap + (done + i) * 16,
+			    m->off_pmap + (done + i) * 16,
 			    (hi & PPC64_PTEH_BIG) != 0);
 		}
 	}
@@ -882,19 +887,20 @@ ppc64_radix_visit_table(struct ppc64_rvisit *w, unsigned lvl,
 static int
 ppc64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 {
+	struct dk_md *m = dk_md(d);
 	struct ppc64_rvisit w = { d, v, { UINT64_MAX, 0, 0, 0 }, 0 };
 	uint64_t n = d->hdr.v[DK_H_PMAPSIZE];
 	struct dk_err err;
 	uint8_t *root;
 
-	if (d->mmuformat != PPC64_MMU_RADIX) {
+	if (m->mmuformat != PPC64_MMU_RADIX) {
 		ppc64_hpt_visit(d, v);
 		return 1;
 	}
 	root = malloc((size_t)n);
 	if (root != NULL && dk_src_pread(&d->src, root, (size_t)n,
-	    d->off_pmap, "radix root", &err) == DK_OK)
-		ppc64_radix_visit_table(&w, 0, root, n / 8, d->off_pmap,
+	    m->off_pmap, "radix root", &err) == DK_OK)
+		ppc64_radix_visit_table(&w, 0, root, n / 8, m->off_pmap,
 		    PPC64_RADIX_Q3 << 52);
 	free(root);
 	return 1;

@@ -137,7 +137,7 @@ riscv_setup(struct dk_dump *d, struct dk_err *err)
 	uint64_t dp = h->v[DK_H_DMAPPHYS], cov;
 
 	d->page_shift = RISCV_PAGE_SHIFT;
-	d->pte_size = RISCV_PTE_SIZE;
+	dk_md(d)->pte_size = RISCV_PTE_SIZE;
 	if (de < db)
 		return dk_err_off(err, DK_ECORRUPT, 64, "%s: offset 64: "
 		    "dmapend %#jx is below dmapbase %#jx", d->src.name,
@@ -147,11 +147,11 @@ riscv_setup(struct dk_dump *d, struct dk_err *err)
 		    "dmapphys %#jx plus the %#jx bytes of the direct map pass "
 		    "2^64", d->src.name, (uintmax_t)dp, (uintmax_t)(de - db));
 	dk_add_window(d, DK_WIN_DIRECT_MAP, "direct map", db, de, dp);
-	if (pmapsize % d->pte_size != 0)
+	if (pmapsize % dk_md(d)->pte_size != 0)
 		return dk_err_off(err, DK_ECORRUPT, 36, "%s: offset 36: "
 		    "pmapsize %#jx is not a multiple of the 8-byte L3 PTE",
 		    d->src.name, (uintmax_t)pmapsize);
-	cov = pmapsize / d->pte_size << RISCV_PAGE_SHIFT;
+	cov = pmapsize / dk_md(d)->pte_size << RISCV_PAGE_SHIFT;
 	if (cov > UINT64_MAX - kb)
 		return dk_err_off(err, DK_ECORRUPT, 40, "%s: offset 40: "
 		    "kernbase %#jx plus the %#jx bytes of KVA that pmapsize "
@@ -187,7 +187,7 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
 		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	idx = (va - kb) >> RISCV_PAGE_SHIFT;
-	if (idx >= d->pmap_nent)
+	if (idx >= dk_md(d)->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the L3 array at %#jx, outside "
 		    "the direct map [%#jx, %#jx))", (uintmax_t)va,

@@ -39,6 +39,7 @@
 #include "bytes.h"
 #include "compress.h"
 #include "dkcheck.h"
+#include "portable.h"
 #include "dkelf.h"
 #include "private.h"
 #include "sparc64.h"
@@ -1086,20 +1087,23 @@ header_check(struct ck *c, struct mdv *v, const uint8_t *buf, size_t len,
 		struct dk_dump *s = calloc(1, sizeof(*s));
 		struct dk_err e;
 
-		if (s == NULL)
+		if (s == NULL || dk_md_new(s, &e) != DK_OK) {
+			free(s);
 			return dk_err_set(err, DK_ENOMEM, "out of memory");
+		}
 		s->src = c->src;
 		s->arch = row;
-		s->md = v->md;
+		dk_md(s)->fam = v->md;
 		s->hdr = v->hdr;
 		s->info.version = v->hver;
 		s->page_shift = 12;
-		s->pmc_off = UINT64_MAX;
+		s->dmap_i = SIZE_MAX;
 		if (v->md->setup(s, &e) != DK_OK)
 			emit(c, "header.field-range", base + err_offset(&e,
 			    0), 1, "%s", unprefixed(c, e.msg));
 		if (s->page_shift >= 12 && s->page_shift <= DK_MAX_PAGE_SHIFT)
 			v->page_shift = s->page_shift;
+		dk_md_close(s);
 		free(s->win);
 		free(s);
 	}
@@ -1306,8 +1310,8 @@ bitmap_check(struct ck *c, struct mdv *v)
 		    "bitmap bit %ju is set: expected only the %ju bits of the "
 		    "pages dump_avail numbers, found %ju set past them",
 		    (uintmax_t)first, (uintmax_t)v->nbits, (uintmax_t)beyond);
-	if (c->d != NULL && c->d->bm.nbits == v->nbits) {
-		v->bm = &c->d->bm;
+	if (c->d != NULL && dk_md(c->d)->bm.nbits == v->nbits) {
+		v->bm = &dk_md(c->d)->bm;
 		v->bm_ok = 1;
 	} else
 		v->bm_ok = bitmap_load(c, v);
@@ -1967,14 +1971,15 @@ static void
 walk_flat(struct ck *c, struct pmstat *ps)
 {
 	struct dk_dump *d = c->d;
+	const struct dk_md *m = dk_md(d);
 	uint64_t kb = d->info.kernbase;
 	struct dk_err e;
 
-	for (uint64_t i = 0; i < d->pmap_nent; i++) {
+	for (uint64_t i = 0; i < m->pmap_nent; i++) {
 		uint64_t va = kb + (i << d->page_shift), pa;
 
-		if (d->md->kvtop(d, va, &pa, NULL, &e) == DK_OK)
-			classify(c, ps, pa, d->off_pmap + i * d->pte_size, va,
+		if (m->fam->kvtop(d, va, &pa, NULL, &e) == DK_OK)
+			classify(c, ps, pa, m->off_pmap + i * m->pte_size, va,
 			    0);
 	}
 }
@@ -2059,18 +2064,19 @@ static void
 pmap_check(struct ck *c)
 {
 	struct dk_dump *d = c->d;
+	const struct dk_md *m = dk_md(d);
 	struct pmstat ps;
 	struct ptv p = { c, &ps };
 	const struct dk_pt_visitor v = { &p, ptv_leaf, ptv_table, ptv_seen,
 	    ptv_misaligned, ptv_loop };
 
 	memset(&ps, 0, sizeof(ps));
-	if (d->md->kvtop == NULL || !c->v.bm_ok)
+	if (m->fam->kvtop == NULL || !c->v.bm_ok)
 		return;
-	if (d->md->pt_visit == NULL || !d->md->pt_visit(d, &v)) {
-		if (d->pmap_nent > 0 && d->info.kva_end > d->info.kernbase &&
+	if (m->fam->pt_visit == NULL || !m->fam->pt_visit(d, &v)) {
+		if (m->pmap_nent > 0 && d->info.kva_end > d->info.kernbase &&
 		    (d->info.kva_end - d->info.kernbase) >> d->page_shift ==
-		    d->pmap_nent)
+		    m->pmap_nent)
 			walk_flat(c, &ps);
 		else
 			walk_generic(c, &ps);
@@ -2156,8 +2162,9 @@ content_check(struct ck *c)
 	 * reports the rest).
 	 */
 	int scattered = d->fmt == &dk_fmt_elf;
-	uint64_t pend = scattered ? d->src.size : d->off_pages +
-	    (d->info.npages_present << d->page_shift);
+	uint64_t len, pend = scattered ? d->src.size :
+	    d->fmt->portable->extent(d, &len) + (d->info.npages_present <<
+	    d->page_shift);
 	struct content k = { .pattern = c->o->pattern };
 	uint8_t *buf = malloc(CK_CHUNK);
 

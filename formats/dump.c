@@ -141,7 +141,6 @@ new_dump(const char *name, struct dk_err *err)
 	}
 	d->src.fd = -1;
 	d->src.name = strcpy((char *)(d + 1), name);
-	d->pmc_off = UINT64_MAX;
 	d->dmap_i = SIZE_MAX;
 	return d;
 }
@@ -331,6 +330,7 @@ dk_close(struct dk_dump *d)
 			close(d->part[i].fd);
 	free(d->part);
 	free(d->pc.buf);
+	free(d->avail);
 	for (size_t i = 0; i < d->nattr; i++)
 		free((char *)d->attr[i].name);	/* the value shares it */
 	free(d->attr);
@@ -360,7 +360,7 @@ dk_layer(const struct dk_dump *d, size_t i)
 DK_EXPORT size_t
 dk_header_nfields(const struct dk_dump *d)
 {
-	const struct dk_layout *l = d->md != NULL ? d->md->layout : d->hlayout;
+	const struct dk_layout *l = d->hlayout;
 	size_t n = 0;
 
 	if (l == NULL)
@@ -376,7 +376,7 @@ dk_header_nfields(const struct dk_dump *d)
 DK_EXPORT int
 dk_header_field(const struct dk_dump *d, size_t idx, struct dk_hfield *out)
 {
-	const struct dk_layout *l = d->md != NULL ? d->md->layout : d->hlayout;
+	const struct dk_layout *l = d->hlayout;
 	size_t n = 0;
 
 	if (l == NULL)
@@ -736,13 +736,8 @@ DK_EXPORT enum dk_status
 dk_read_msgbuf(struct dk_dump *d, void *buf, size_t len, size_t *got,
     struct dk_err *err)
 {
-	uint64_t size = d->hdr.v[DK_H_MSGBUFSIZE];
-	size_t n = size < len ? (size_t)size : len;
-
 	*got = 0;
-	if (dk_src_pread(&d->src, buf, n, d->off_msgbuf, "msgbuf", err) !=
-	    DK_OK)
-		return err->code;
-	*got = n;
-	return DK_OK;
+	if (d->fmt->read_log == NULL)
+		return DK_OK;		/* the format holds no message buffer */
+	return d->fmt->read_log(d, buf, len, got, err);
 }

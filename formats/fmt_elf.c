@@ -49,6 +49,8 @@ struct elfc_seg {
 
 struct dk_elfcore {
 	int		 is64;
+	uint64_t	 hoff;		/* where the ELF header is */
+	uint64_t	 first;		/* where the first segment's data is */
 	struct elfc_seg	*phys;		/* sorted by addr */
 	size_t		 nphys;
 	struct elfc_seg	*virt;		/* sorted by addr */
@@ -71,6 +73,13 @@ struct dk_elfcore {
 	uint64_t	 data;		/* where the stored pages start */
 	uint64_t	 ext_size;	/* bytes in the core's data extent */
 };
+
+/* The core's state: d->priv of a full ELF core. */
+static struct dk_elfcore *
+elfc(const struct dk_dump *d)
+{
+	return d->priv;
+}
 
 /* The file offset of extent position pos (>= c->data), or DK_OFF_ZERO. */
 static uint64_t
@@ -141,25 +150,18 @@ sort_segs(struct dk_dump *d, struct elfc_seg *s, size_t n, const char *kind,
 static enum dk_status
 page_model(struct dk_dump *d, struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
-	uint64_t bit = 0, ps = d->page_size;
+	struct dk_elfcore *c = d->priv;
 
 	d->navail = c->nphys;
 	d->avail = calloc(c->nphys ? c->nphys : 1, sizeof(*d->avail));
-	d->avail_bit = calloc(c->nphys + 1, sizeof(*d->avail_bit));
-	if (d->avail == NULL || d->avail_bit == NULL)
+	if (d->avail == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
 	for (size_t i = 0; i < c->nphys; i++) {
 		const struct elfc_seg *s = &c->phys[i];
-		uint64_t first = s->addr >> d->page_shift;
-		uint64_t last = (s->addr + s->filesz + ps - 1) >> d->page_shift;
 
 		d->avail[i] = (struct dk_range){ s->addr, s->addr + s->filesz };
-		d->avail_bit[i] = bit;
-		bit += last - first;
 	}
-	d->avail_bit[c->nphys] = bit;
 	return DK_OK;
 }
 
@@ -214,7 +216,7 @@ static enum dk_status
 root_amd64(struct dk_dump *d, const struct dk_ksym *s, const char **need,
     struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
+	struct dk_elfcore *c = d->priv;
 	uint64_t kb = s[S_KERNBASE].value;
 	enum dk_status st;
 
@@ -233,7 +235,7 @@ static enum dk_status
 root_i386(struct dk_dump *d, const struct dk_ksym *s, const char **need,
     struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
+	struct dk_elfcore *c = d->priv;
 	uint64_t kb = s[S_KERNBASE].value;
 	int pae = s[S_PDPT].found;
 	unsigned k = pae ? S_PDPT : S_PTD;
@@ -254,7 +256,7 @@ static enum dk_status
 root_arm(struct dk_dump *d, const struct dk_ksym *s, const char **need,
     struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
+	struct dk_elfcore *c = d->priv;
 	uint64_t kb = s[S_KERNBASE].value, phys = s[S_PHYSADDR].value;
 	enum dk_status st;
 
@@ -306,7 +308,7 @@ root_of(const struct dk_arch *a)
 static enum dk_status
 find_root(struct dk_dump *d, const char *kernel, struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
+	struct dk_elfcore *c = d->priv;
 	struct dk_ksym s[S_N] = {
 		[S_KERNBASE] = { "kernbase", 0, 0 },
 		[S_KPML4] = { "KPML4phys", 0, 0 },
@@ -413,7 +415,7 @@ static enum dk_status
 load_keep(struct dk_dump *d, const struct dk_range *keep, uint64_t data,
     struct dk_err *err)
 {
-	struct dk_elfcore *c = d->elf;
+	struct dk_elfcore *c = d->priv;
 	enum dk_endian e = d->arch->endian;
 	uint64_t size = keep->end - keep->start, ext, npages, nwords, stored;
 	uint64_t ps = 1u << ELFC_PAGE_SHIFT;
@@ -507,7 +509,7 @@ elfc_setup(struct dk_dump *d, const struct dk_open_opts *o, uint64_t hoff,
 		    "header needs %u bytes, there are %ju", ehsize,
 		    (uintmax_t)hlen);
 	e = dk_elf_endian(eh);
-	if ((d->elf = c = calloc(1, sizeof(*c))) == NULL)
+	if ((d->priv = c = calloc(1, sizeof(*c))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
 	c->is64 = cls == ELFCLASS64;
@@ -626,8 +628,8 @@ wrap:
 			c->virt[i].off = c->virt[i].off - first + data;
 		first = data;
 	}
-	d->off_header = hoff;
-	d->off_pages = first != UINT64_MAX ? first : phend;
+	c->hoff = hoff;
+	c->first = first != UINT64_MAX ? first : phend;
 	DK_TRACE(d, "%s core, %u program headers: %zu physical, %zu virtual "
 	    "PT_LOADs%s", d->arch->name, phnum, c->nphys, c->nvirt,
 	    c->have_delta ? ", PT_DUMP_DELTA" : "");
@@ -696,13 +698,14 @@ elfc_load(struct dk_dump *d, uint64_t hoff, uint64_t hlen, uint64_t data,
 static void
 elfc_close(struct dk_dump *d)
 {
-	dk_md_close(d);
-	if (d->elf != NULL) {
-		free(d->elf->phys);
-		free(d->elf->virt);
-		dk_bitmap_free(&d->elf->keep);
-		free(d->elf);
-		d->elf = NULL;
+	struct dk_elfcore *c = d->priv;
+
+	if (c != NULL) {
+		free(c->phys);
+		free(c->virt);
+		dk_bitmap_free(&c->keep);
+		free(c);
+		d->priv = NULL;
 	}
 }
 
@@ -730,7 +733,7 @@ static enum dk_status
 seg_offset(struct dk_dump *d, const struct elfc_seg *s, uint64_t addr,
     const char *kind, uint64_t *offp, struct dk_err *err)
 {
-	const struct dk_elfcore *c = d->elf;
+	const struct dk_elfcore *c = d->priv;
 	uint64_t off = s->off + (addr - s->addr);
 
 	if (addr - s->addr >= s->filesz)
@@ -761,7 +764,8 @@ static enum dk_status
 elfc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
     struct dk_err *err)
 {
-	const struct elfc_seg *s = find_seg(d->elf->phys, d->elf->nphys, pa);
+	struct dk_elfcore *c = elfc(d);
+	const struct elfc_seg *s = find_seg(c->phys, c->nphys, pa);
 
 	if (s == NULL)
 		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
@@ -773,7 +777,7 @@ static enum dk_status
 elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
     struct dk_err *err)
 {
-	const struct dk_elfcore *c = d->elf;
+	const struct dk_elfcore *c = d->priv;
 	const struct elfc_seg *s;
 
 	if (c->nvirt == 0)
@@ -790,7 +794,7 @@ static enum dk_status
 elfc_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
     unsigned *prot, struct dk_err *err)
 {
-	const struct dk_elfcore *c = d->elf;
+	const struct dk_elfcore *c = d->priv;
 
 	if (c->walk != NULL)
 		return c->walk->translate(d, c->walk, c->root, va, pa, prot,
@@ -827,7 +831,7 @@ seg_next(const struct dk_dump *d, const struct elfc_seg *s, size_t n,
     size_t *seg, uint64_t *done, uint64_t *addr, uint64_t *len,
     uint64_t *off)
 {
-	const struct dk_elfcore *c = d->elf;
+	const struct dk_elfcore *c = d->priv;
 	uint64_t x, i, j, end;
 	int kept;
 
@@ -866,7 +870,9 @@ static int
 elfc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
     struct dk_run *run)
 {
-	return seg_next(d, d->elf->phys, d->elf->nphys, &it->range,
+	struct dk_elfcore *c = elfc(d);
+
+	return seg_next(d, c->phys, c->nphys, &it->range,
 	    &it->next_bit, &run->pa, &run->len, &run->offset);
 }
 
@@ -881,11 +887,12 @@ static int
 elfc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
     struct dk_kmap_run *run, struct dk_err *err)
 {
+	struct dk_elfcore *c = elfc(d);
 	size_t seg = (size_t)it->va;
 
-	if (d->elf->walk != NULL)
+	if (c->walk != NULL)
 		return dk_kmap_walk(d, it, run, elfc_kvtop_prot, err);
-	if (it->done || !seg_next(d, d->elf->virt, d->elf->nvirt, &seg,
+	if (it->done || !seg_next(d, c->virt, c->nvirt, &seg,
 	    &it->probes, &run->va, &run->len, &run->offset)) {
 		it->done = 1;
 		return 0;
@@ -959,9 +966,11 @@ elfc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 static uint64_t
 elfc_extent(const struct dk_dump *d, uint64_t *len)
 {
+	struct dk_elfcore *c = elfc(d);
+
 	/* A truncated core may end before its first segment. */
-	*len = d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
-	return d->off_pages;
+	*len = c->first < d->src.size ? d->src.size - c->first : 0;
+	return c->first;
 }
 
 /* The page-keep note's descriptor: extent size, then 64-bit words. */
@@ -974,7 +983,7 @@ keep_note_size(const struct dk_plan *pl)
 static uint64_t
 elfc_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
 {
-	return dk_pnote_size(d->elf->hdr_len) +
+	return dk_pnote_size(elfc(d)->hdr_len) +
 	    (pl->keep != NULL ? dk_pnote_size(keep_note_size(pl)) :
 	    0);
 }
@@ -983,12 +992,13 @@ static enum dk_status
 elfc_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
     struct dk_err *err)
 {
+	struct dk_elfcore *c = elfc(d);
 	enum dk_endian e = d->arch->endian;
 	uint8_t buf[4096];
 	enum dk_status st;
 
-	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, d->off_header,
-	    d->elf->hdr_len, err);
+	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, c->hoff,
+	    c->hdr_len, err);
 	if (st != DK_OK || pl->keep == NULL)
 		return st;
 	if ((st = dk_pnote_head(s, e, DK_PN_BITMAP, keep_note_size(pl),
@@ -1016,14 +1026,15 @@ static enum dk_status
 elfc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
     struct dk_err *err)
 {
+	struct dk_elfcore *c = elfc(d);
 	uint64_t ps = d->page_size, stored = 0;
 	enum dk_status st;
 
-	st = dk_sink_copy(s, &d->src, d->off_header,
-	    d->elf->hdr_len, err);
+	st = dk_sink_copy(s, &d->src, c->hoff,
+	    c->hdr_len, err);
 	if (st != DK_OK || pl->keep == NULL)
 		return st != DK_OK ? st : dk_sink_copy(s, &d->src,
-		    d->off_pages, pl->present, err);
+		    c->first, pl->present, err);
 	for (uint64_t i = 0; st == DK_OK && i < pl->keep->nbits; ) {
 		int kept = dk_bitmap_test(pl->keep, i);
 		uint64_t j = dk_bitmap_next(pl->keep, i, !kept);
@@ -1031,7 +1042,7 @@ elfc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 		    pl->ext_size) - i * ps;
 
 		if (kept) {
-			st = dk_sink_copy(s, &d->src, d->off_pages + stored,
+			st = dk_sink_copy(s, &d->src, c->first + stored,
 			    len, err);
 			stored += len;
 		} else
@@ -1045,10 +1056,12 @@ elfc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 static const struct dk_bitmap *
 elfc_keep(const struct dk_dump *d, uint64_t *ext_size)
 {
-	if (d->elf == NULL || !d->elf->dropped)
+	struct dk_elfcore *c = elfc(d);
+
+	if (d->priv == NULL || !c->dropped)
 		return NULL;
-	*ext_size = d->elf->ext_size;
-	return &d->elf->keep;
+	*ext_size = c->ext_size;
+	return &c->keep;
 }
 
 static const struct dk_portable elfc_portable = {

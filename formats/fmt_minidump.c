@@ -203,6 +203,7 @@ add_section(struct dk_dump *d, const char *name, uint64_t off, uint64_t size)
 static enum dk_status
 load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t nbytes = size < DK_MAX_AVAIL * 16 ? size : DK_MAX_AVAIL * 16;
 	enum dk_endian e = d->arch->endian;
 	uint8_t *buf;
@@ -211,12 +212,12 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 
 	buf = malloc(nbytes ? nbytes : 1);
 	d->avail = calloc(cap + 1, sizeof(*d->avail));
-	d->avail_bit = calloc(cap + 2, sizeof(*d->avail_bit));
-	if (buf == NULL || d->avail == NULL || d->avail_bit == NULL) {
+	m->avail_bit = calloc(cap + 2, sizeof(*m->avail_bit));
+	if (buf == NULL || d->avail == NULL || m->avail_bit == NULL) {
 		free(buf);
 		return dk_err_set(err, DK_ENOMEM, "dump_avail: out of memory");
 	}
-	st = dk_src_pread(&d->src, buf, nbytes, d->off_avail, "dump_avail",
+	st = dk_src_pread(&d->src, buf, nbytes, m->off_avail, "dump_avail",
 	    err);
 	for (; st == DK_OK; n++) {
 		uint64_t start, end;
@@ -224,7 +225,7 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 		if (n == cap) {
 			st = dk_err_at(err,
 			    size > nbytes ? DK_ELIMIT : DK_ECORRUPT,
-			    d->src.name, d->off_avail, "dump_avail: no "
+			    d->src.name, m->off_avail, "dump_avail: no "
 			    "terminating pair (end 0) in %zu pairs", n);
 			break;
 		}
@@ -234,7 +235,7 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 			break;
 		if (end <= start) {
 			st = dk_err_at(err, DK_ECORRUPT, d->src.name,
-			    d->off_avail + 16 * n, "dump_avail[%zu]: expected "
+			    m->off_avail + 16 * n, "dump_avail[%zu]: expected "
 			    "start < end, found [%#jx, %#jx)", n,
 			    (uintmax_t)start, (uintmax_t)end);
 			break;
@@ -247,7 +248,7 @@ load_avail(struct dk_dump *d, uint64_t size, struct dk_err *err)
 		    (d->avail[n - 1].end >> d->page_shift) +
 		    ((d->avail[n - 1].end & (d->page_size - 1)) != 0)) {
 			st = dk_err_at(err, DK_ECORRUPT, d->src.name,
-			    d->off_avail + 16 * n, "dump_avail[%zu]: expected "
+			    m->off_avail + 16 * n, "dump_avail[%zu]: expected "
 			    "a start at or above the page after the end %#jx "
 			    "of the previous range, found %#jx", n,
 			    (uintmax_t)d->avail[n - 1].end, (uintmax_t)start);
@@ -276,7 +277,8 @@ range_pages(const struct dk_dump *d, const struct dk_range *r)
 static enum dk_status
 load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 {
-	unsigned ws = d->md->bitmap_word(d->arch, d->info.version);
+	struct dk_md *m = dk_md(d);
+	unsigned ws = m->fam->bitmap_word(d->arch, d->info.version);
 	uint64_t nbits = 0, nbytes, done;
 	uint8_t *buf;
 	enum dk_status st;
@@ -284,8 +286,8 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 	if (!DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)) {
 		/* No dump_avail: bit i is physical page i. */
 		d->avail = calloc(1, sizeof(*d->avail));
-		d->avail_bit = calloc(2, sizeof(*d->avail_bit));
-		if (d->avail == NULL || d->avail_bit == NULL)
+		m->avail_bit = calloc(2, sizeof(*m->avail_bit));
+		if (d->avail == NULL || m->avail_bit == NULL)
 			return dk_err_set(err, DK_ENOMEM, "out of memory");
 		d->navail = 1;
 		d->avail[0].end = (bitmapsize * 8) << d->page_shift;
@@ -293,17 +295,17 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 			d->navail = 0;
 	}
 	for (size_t i = 0; i < d->navail; i++) {
-		d->avail_bit[i] = nbits;
+		m->avail_bit[i] = nbits;
 		nbits += range_pages(d, &d->avail[i]);
 		if (nbits > bitmapsize * 8)
 			return dk_err_at(err, DK_ECORRUPT, d->src.name,
-			    d->off_avail + 16 * i, "dump_avail[%zu] needs "
+			    m->off_avail + 16 * i, "dump_avail[%zu] needs "
 			    "bits up to %ju, but the bitmap has %ju "
 			    "(bitmapsize %#jx)", i, (uintmax_t)nbits,
 			    (uintmax_t)(bitmapsize * 8), (uintmax_t)bitmapsize);
 	}
-	d->avail_bit[d->navail] = nbits;
-	if ((st = dk_bitmap_init(&d->bm, nbits, err)) != DK_OK)
+	m->avail_bit[d->navail] = nbits;
+	if ((st = dk_bitmap_init(&m->bm, nbits, err)) != DK_OK)
 		return st;
 	/* Only the bytes holding meaningful bits, in whole words. */
 	nbytes = (nbits + 8 * ws - 1) / (8 * ws) * ws;
@@ -315,18 +317,18 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 		size_t n = nbytes - done < MD_BITMAP_CHUNK ?
 		    (size_t)(nbytes - done) : MD_BITMAP_CHUNK;
 
-		st = dk_src_pread(&d->src, buf, n, d->off_bitmap + done,
+		st = dk_src_pread(&d->src, buf, n, m->off_bitmap + done,
 		    "bitmap", err);
 		if (st != DK_OK)
 			break;
-		dk_bitmap_load(&d->bm, done, buf, n, ws, d->arch->endian);
+		dk_bitmap_load(&m->bm, done, buf, n, ws, d->arch->endian);
 	}
 	free(buf);
 	if (st == DK_OK)
-		st = dk_bitmap_index(&d->bm, err);
+		st = dk_bitmap_index(&m->bm, err);
 	DK_TRACE(d, "bitmap: %ju bits in %u-byte %s-endian words, %ju set",
 	    (uintmax_t)nbits, ws, d->arch->endian == DK_BE ? "big" : "little",
-	    (uintmax_t)d->bm.count);
+	    (uintmax_t)m->bm.count);
 	return st;
 }
 
@@ -342,6 +344,7 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
     uint64_t base, const struct dk_arch *row, const struct dk_open_opts *o,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	const struct dk_mdarch *md;
 	const struct dk_field *vf;
 	size_t hsize;
@@ -360,7 +363,8 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 		    "the magic of a known minidump (\"minidump "
 		    "FreeBSD/<arch>\" and NULs), found \"%s\"", seen);
 	}
-	d->md = md;
+	m->fam = md;
+	d->hlayout = md->layout;
 	vf = any_version(md->layout, DK_H_VERSION);
 	if (vf == NULL || md->versions == 0)
 		return dk_err_at(err, DK_EUNSUP, d->src.name, base, "%s "
@@ -409,7 +413,7 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 	d->page_size = (uint64_t)1 << d->page_shift;
 	d->info.page_size = (uint32_t)d->page_size;
 	d->info.kernbase = d->hdr.v[DK_H_KERNBASE];
-	d->hsize = hsize;
+	m->hsize = hsize;
 	return DK_OK;
 }
 
@@ -421,6 +425,7 @@ dk_md_header(struct dk_dump *d, const uint8_t *buf, size_t len,
 enum dk_status
 dk_md_load(struct dk_dump *d, struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	enum dk_status st;
 
 	if (DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE) &&
@@ -428,15 +433,16 @@ dk_md_load(struct dk_dump *d, struct dk_err *err)
 		return st;
 	if ((st = load_bitmap(d, d->hdr.v[DK_H_BITMAPSIZE], err)) != DK_OK)
 		return st;
-	if (d->pte_size != 0)
-		d->pmap_nent = d->hdr.v[DK_H_PMAPSIZE] / d->pte_size;
-	d->info.npages = d->bm.count;
-	d->info.npages_present = d->src.size < d->off_pages ? 0 :
-	    (d->src.size - d->off_pages) >> d->page_shift;
+	if (m->pte_size != 0)
+		m->pmap_nent = d->hdr.v[DK_H_PMAPSIZE] / m->pte_size;
+	d->pt_nent = m->pmap_nent;
+	d->info.npages = m->bm.count;
+	d->info.npages_present = d->src.size < m->off_pages ? 0 :
+	    (d->src.size - m->off_pages) >> d->page_shift;
 	if (d->info.npages_present > d->info.npages)
 		d->info.npages_present = d->info.npages;
 	DK_TRACE(d, "pages at %#jx: %ju in the bitmap, %ju in the file",
-	    (uintmax_t)d->off_pages, (uintmax_t)d->info.npages,
+	    (uintmax_t)m->off_pages, (uintmax_t)d->info.npages,
 	    (uintmax_t)d->info.npages_present);
 	return DK_OK;
 }
@@ -446,13 +452,19 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 {
 	uint8_t buf[MD_HDR_READ] = { 0 };
 	size_t n;
-	uint64_t off, end, sz[4];
-	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
-	    &d->off_pmap };
+	uint64_t off, end, sz[4], *offp[4];
+	struct dk_md *m;
 	enum dk_status st;
 	static const char *const names[] = { "msgbuf", "dump_avail",
 	    "bitmap", "pmap" };
 
+	if ((st = dk_md_new(d, err)) != DK_OK)
+		return st;
+	m = dk_md(d);
+	offp[0] = &m->off_msgbuf;
+	offp[1] = &m->off_avail;
+	offp[2] = &m->off_bitmap;
+	offp[3] = &m->off_pmap;
 	n = d->src.size < sizeof(buf) ? (size_t)d->src.size : sizeof(buf);
 	if ((st = dk_src_pread(&d->src, buf, n, 0, "header", err)) != DK_OK)
 		return st;
@@ -465,7 +477,7 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	sz[1] = d->hdr.v[DK_H_DUMPAVAILSIZE];
 	sz[2] = d->hdr.v[DK_H_BITMAPSIZE];
 	sz[3] = d->hdr.v[DK_H_PMAPSIZE];
-	dk_add_section(d, "header", 0, d->hsize, d->page_size);
+	dk_add_section(d, "header", 0, m->hsize, d->page_size);
 	off = d->page_size;
 	for (int i = 0; i < 4; i++) {
 		*offp[i] = off;
@@ -482,21 +494,65 @@ md_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    (uintmax_t)end, (uintmax_t)d->src.size);
 		off = end;
 	}
-	d->off_pages = off;
+	m->off_pages = off;
 	if ((st = dk_md_load(d, err)) != DK_OK)
 		return st;
-	add_section(d, "pages", d->off_pages, d->info.npages << d->page_shift);
+	add_section(d, "pages", m->off_pages, d->info.npages << d->page_shift);
+	return DK_OK;
+}
+
+enum dk_status
+dk_md_new(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_md *m = calloc(1, sizeof(*m));
+
+	if (m == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	m->pmc_off = UINT64_MAX;
+	d->priv = m;
 	return DK_OK;
 }
 
 void
 dk_md_close(struct dk_dump *d)
 {
-	free(d->avail);
-	free(d->avail_bit);
-	free(d->pmap_mem);
-	free(d->fam_index);
-	dk_bitmap_free(&d->bm);
+	struct dk_md *m = dk_md(d);
+
+	if (m == NULL)
+		return;
+	free(m->avail_bit);
+	free(m->pmap_mem);
+	free(m->fam_index);
+	dk_bitmap_free(&m->bm);
+	free(m);
+	d->priv = NULL;
+}
+
+/* The msgbuf section, as stored: at most len bytes of it. */
+static enum dk_status
+md_read_log(struct dk_dump *d, void *buf, size_t len, size_t *got,
+    struct dk_err *err)
+{
+	uint64_t size = d->hdr.v[DK_H_MSGBUFSIZE];
+	size_t n = size < len ? (size_t)size : len;
+
+	*got = 0;
+	if (dk_src_pread(&d->src, buf, n, dk_md(d)->off_msgbuf, "msgbuf",
+	    err) != DK_OK)
+		return err->code;
+	*got = n;
+	return DK_OK;
+}
+
+/* The kernel map, page by page through the family's translation. */
+static int
+md_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
+    struct dk_kmap_run *run, struct dk_err *err)
+{
+	if (dk_md(d)->fam->kvtop == NULL)
+		return 0;
+	return dk_kmap_walk(d, it, run, dk_md_kvtop_prot, err);
 }
 
 /*
@@ -508,6 +564,7 @@ dk_md_close(struct dk_dump *d)
 static size_t
 find_range(const struct dk_dump *d, uint64_t pa)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t pfn = pa >> d->page_shift;
 	size_t lo = 0, hi = d->navail;
 
@@ -517,8 +574,8 @@ find_range(const struct dk_dump *d, uint64_t pa)
 
 		if (pfn < first)
 			hi = mid;
-		else if (pfn - first >= d->avail_bit[mid + 1] -
-		    d->avail_bit[mid])
+		else if (pfn - first >= m->avail_bit[mid + 1] -
+		    m->avail_bit[mid])
 			lo = mid + 1;
 		else
 			return mid;
@@ -530,6 +587,7 @@ enum dk_status
 dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	size_t r = find_range(d, pa);
 	uint64_t bit, rank, off;
 
@@ -537,14 +595,14 @@ dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
 		    "is outside physical memory (in no dump_avail range)",
 		    (uintmax_t)pa);
-	bit = d->avail_bit[r] + (pa >> d->page_shift) -
+	bit = m->avail_bit[r] + (pa >> d->page_shift) -
 	    (d->avail[r].start >> d->page_shift);
-	if (!dk_bitmap_test(&d->bm, bit))
+	if (!dk_bitmap_test(&m->bm, bit))
 		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
 		    "page not in the dump (bitmap bit %ju is clear)",
 		    (uintmax_t)pa, (uintmax_t)bit);
-	rank = dk_bitmap_rank(&d->bm, bit);
-	off = d->off_pages + (rank << d->page_shift) +
+	rank = dk_bitmap_rank(&m->bm, bit);
+	off = m->off_pages + (rank << d->page_shift) +
 	    (pa & (d->page_size - 1));
 	if (rank >= d->info.npages_present)
 		return dk_err_off(err, DK_ETRUNC, off & ~(d->page_size - 1),
@@ -578,39 +636,40 @@ dk_md_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
 			*prot = DK_PROT_W;
 		return DK_OK;
 	}
-	return d->md->kvtop(d, va, pa, prot, err);
+	return dk_md(d)->fam->kvtop(d, va, pa, prot, err);
 }
 
 enum dk_status
 dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint8_t b[8];
 	uint64_t off;
 	enum dk_status st;
 
-	if (idx >= d->pmap_nent)
+	if (idx >= m->pmap_nent)
 		return dk_err_set(err, DK_ENOTMAPPED, "pmap index %ju is past "
 		    "the %ju entries of the page-table area", (uintmax_t)idx,
-		    (uintmax_t)d->pmap_nent);
-	off = d->off_pmap + idx * d->pte_size;
-	if (off < d->pmc_off || off + d->pte_size > d->pmc_off + d->pmc_len) {
+		    (uintmax_t)m->pmap_nent);
+	off = m->off_pmap + idx * m->pte_size;
+	if (off < m->pmc_off || off + m->pte_size > m->pmc_off + m->pmc_len) {
 		/* Fill the cache with the aligned block holding the entry. */
-		uint64_t start = off - (off - d->off_pmap) % sizeof(d->pmc);
-		uint64_t end = d->off_pmap + d->pmap_nent * d->pte_size;
-		size_t n = end - start < sizeof(d->pmc) ?
-		    (size_t)(end - start) : sizeof(d->pmc);
+		uint64_t start = off - (off - m->off_pmap) % sizeof(m->pmc);
+		uint64_t end = m->off_pmap + m->pmap_nent * m->pte_size;
+		size_t n = end - start < sizeof(m->pmc) ?
+		    (size_t)(end - start) : sizeof(m->pmc);
 
-		d->pmc_off = UINT64_MAX;
-		st = dk_src_pread(&d->src, d->pmc, n, start, "pmap entry",
+		m->pmc_off = UINT64_MAX;
+		st = dk_src_pread(&d->src, m->pmc, n, start, "pmap entry",
 		    err);
 		if (st != DK_OK)
 			return st;
-		d->pmc_off = start;
-		d->pmc_len = n;
+		m->pmc_off = start;
+		m->pmc_len = n;
 	}
-	memcpy(b, d->pmc + (off - d->pmc_off), d->pte_size);
-	*v = dec_uint(b, d->pte_size, d->arch->endian);
+	memcpy(b, m->pmc + (off - m->pmc_off), m->pte_size);
+	*v = dec_uint(b, m->pte_size, d->arch->endian);
 	DK_TRACE(d, "pmap[%ju] @%#jx = %#jx", (uintmax_t)idx, (uintmax_t)off,
 	    (uintmax_t)*v);
 	return DK_OK;
@@ -627,27 +686,28 @@ enum dk_status
 dk_md_pmap_read(struct dk_dump *d, uint64_t off, void *buf, size_t len,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	uint64_t size = d->hdr.v[DK_H_PMAPSIZE];
 
 	if (off > size || len > size - off)
 		return dk_err_set(err, DK_ENOTMAPPED, "pmap bytes [%#jx, +%zu) "
 		    "are past the page-table area's %#jx bytes",
 		    (uintmax_t)off, len, (uintmax_t)size);
-	if (d->pmap_mem == NULL && size <= DK_PMAP_MEM_MAX && size > 0 &&
-	    !d->pmap_mem_failed) {
-		d->pmap_mem = malloc((size_t)size);
-		if (d->pmap_mem == NULL || dk_src_pread(&d->src, d->pmap_mem,
-		    (size_t)size, d->off_pmap, "pmap area", err) != DK_OK) {
-			free(d->pmap_mem);
-			d->pmap_mem = NULL;
-			d->pmap_mem_failed = 1;
+	if (m->pmap_mem == NULL && size <= DK_PMAP_MEM_MAX && size > 0 &&
+	    !m->pmap_mem_failed) {
+		m->pmap_mem = malloc((size_t)size);
+		if (m->pmap_mem == NULL || dk_src_pread(&d->src, m->pmap_mem,
+		    (size_t)size, m->off_pmap, "pmap area", err) != DK_OK) {
+			free(m->pmap_mem);
+			m->pmap_mem = NULL;
+			m->pmap_mem_failed = 1;
 		}
 	}
-	if (d->pmap_mem != NULL) {
-		memcpy(buf, d->pmap_mem + off, len);
+	if (m->pmap_mem != NULL) {
+		memcpy(buf, m->pmap_mem + off, len);
 		return DK_OK;
 	}
-	return dk_src_pread(&d->src, buf, len, d->off_pmap + off, "pmap area",
+	return dk_src_pread(&d->src, buf, len, m->off_pmap + off, "pmap area",
 	    err);
 }
 
@@ -655,22 +715,23 @@ int
 dk_md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
     struct dk_run *run)
 {
-	uint64_t b = dk_bitmap_next(&d->bm, it->next_bit, 1);
+	struct dk_md *m = dk_md(d);
+	uint64_t b = dk_bitmap_next(&m->bm, it->next_bit, 1);
 	uint64_t e, rend;
 	size_t r = it->range;
 
-	if (b >= d->bm.nbits)
+	if (b >= m->bm.nbits)
 		return 0;
-	while (r + 1 < d->navail && d->avail_bit[r + 1] <= b)
+	while (r + 1 < d->navail && m->avail_bit[r + 1] <= b)
 		r++;
-	rend = d->avail_bit[r + 1];
-	e = dk_bitmap_next(&d->bm, b, 0);
+	rend = m->avail_bit[r + 1];
+	e = dk_bitmap_next(&m->bm, b, 0);
 	if (e > rend)
 		e = rend;
 	run->pa = ((d->avail[r].start >> d->page_shift) + (b -
-	    d->avail_bit[r])) << d->page_shift;
+	    m->avail_bit[r])) << d->page_shift;
 	run->len = (e - b) << d->page_shift;
-	run->offset = d->off_pages + (dk_bitmap_rank(&d->bm, b) <<
+	run->offset = m->off_pages + (dk_bitmap_rank(&m->bm, b) <<
 	    d->page_shift);
 	it->next_bit = e;
 	it->range = r;
@@ -692,18 +753,24 @@ md_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		{ DK_PN_BITMAP, DK_H_BITMAPSIZE, "bitmap" },
 		{ DK_PN_PMAP, DK_H_PMAPSIZE, "pmap" },
 	};
-	uint64_t *offp[] = { &d->off_msgbuf, &d->off_avail, &d->off_bitmap,
-	    &d->off_pmap };
 	const struct dk_pnote *notes = c->notes;
 	const uint8_t *info = c->info;
-	uint64_t ioff = notes[DK_PN_INFO].off, psize, stored;
+	uint64_t ioff = notes[DK_PN_INFO].off, psize, stored, *offp[4];
 	enum dk_endian e = c->e;
 	uint8_t hbuf[4096] = { 0 };
+	struct dk_md *m;
 	enum dk_status st;
 	size_t n;
 
 	/* From now on this reader's close frees what it allocates. */
 	d->fmt = &dk_fmt_minidump;
+	if ((st = dk_md_new(d, err)) != DK_OK)
+		return st;
+	m = dk_md(d);
+	offp[0] = &m->off_msgbuf;
+	offp[1] = &m->off_avail;
+	offp[2] = &m->off_bitmap;
+	offp[3] = &m->off_pmap;
 	psize = dec_uint(info + 12, 4, e);
 	if (!notes[DK_PN_SOURCE_HEADER].seen ||
 	    notes[DK_PN_SOURCE_HEADER].size != psize)
@@ -716,8 +783,8 @@ md_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	if ((st = dk_src_pread(&d->src, hbuf, n,
 	    notes[DK_PN_SOURCE_HEADER].off, "source header", err)) != DK_OK)
 		return st;
-	d->off_header = notes[DK_PN_SOURCE_HEADER].off;
-	if ((st = dk_md_header(d, hbuf, n, d->off_header, c->row, NULL,
+	m->off_header = notes[DK_PN_SOURCE_HEADER].off;
+	if ((st = dk_md_header(d, hbuf, n, m->off_header, c->row, NULL,
 	    err)) != DK_OK)
 		return st;
 	if (d->page_size != psize || d->info.version != dec_uint(info + 8, 4,
@@ -748,11 +815,11 @@ md_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 			dk_add_section(d, sect[i].name, nt->off, nt->size,
 			    nt->size);
 	}
-	d->off_pages = dec_uint(info + 88, 8, e);
-	if (d->off_pages % d->page_size != 0 || d->off_pages > d->src.size)
+	m->off_pages = dec_uint(info + 88, 8, e);
+	if (m->off_pages % d->page_size != 0 || m->off_pages > d->src.size)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
 		    "data_offset %#jx is not a page-aligned offset inside the "
-		    "file of %#jx bytes", (uintmax_t)d->off_pages,
+		    "file of %#jx bytes", (uintmax_t)m->off_pages,
 		    (uintmax_t)d->src.size);
 	if ((st = dk_md_load(d, err)) != DK_OK)
 		return st;
@@ -765,8 +832,8 @@ md_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    (uintmax_t)stored, (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)
 		d->info.npages_present = stored;
-	d->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
-	dk_add_section(d, "pages", d->off_pages, d->info.npages_present <<
+	m->kerndisp = (int64_t)dec_uint(info + 80, 8, e);
+	dk_add_section(d, "pages", m->off_pages, d->info.npages_present <<
 	    d->page_shift, d->info.npages_present << d->page_shift);
 	return DK_OK;
 }
@@ -781,14 +848,15 @@ struct native_sect {
 static size_t
 native_layout(const struct dk_dump *d, struct native_sect *ns)
 {
-	uint64_t srcs[] = { d->off_msgbuf, d->off_avail, d->off_bitmap,
-	    d->off_pmap };
+	struct dk_md *m = dk_md(d);
+	uint64_t srcs[] = { m->off_msgbuf, m->off_avail, m->off_bitmap,
+	    m->off_pmap };
 	unsigned ids[] = { DK_H_MSGBUFSIZE, DK_H_DUMPAVAILSIZE,
 	    DK_H_BITMAPSIZE, DK_H_PMAPSIZE };
 	uint64_t off = d->page_size;
 	size_t n = 0;
 
-	ns[n++] = (struct native_sect){ d->off_header, d->page_size, 0 };
+	ns[n++] = (struct native_sect){ m->off_header, d->page_size, 0 };
 	for (size_t i = 0; i < 4; i++) {
 		if (ids[i] == DK_H_DUMPAVAILSIZE &&
 		    !DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
@@ -797,7 +865,7 @@ native_layout(const struct dk_dump *d, struct native_sect *ns)
 		    off };
 		off += round_up(d->hdr.v[ids[i]], d->page_size);
 	}
-	ns[n++] = (struct native_sect){ d->off_pages, 0, off };	/* pages */
+	ns[n++] = (struct native_sect){ m->off_pages, 0, off };	/* pages */
 	return n;
 }
 
@@ -828,7 +896,7 @@ native_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 				break;
 			}
 	}
-	end = d->off_pages + pl->present;
+	end = dk_md(d)->off_pages + pl->present;
 	if (d->src.size > end)
 		return dk_plan_residue(pl, end, d->src.size - end, end, err);
 	return DK_OK;
@@ -838,7 +906,7 @@ static uint64_t
 md_extent(const struct dk_dump *d, uint64_t *len)
 {
 	*len = d->info.npages_present << d->page_shift;
-	return d->off_pages;
+	return dk_md(d)->off_pages;
 }
 
 /* Non-zero section padding and trailing bytes, native or portable. */
@@ -872,22 +940,23 @@ static enum dk_status
 md_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
     struct dk_err *err)
 {
+	struct dk_md *m = dk_md(d);
 	enum dk_status st;
 
 	(void)pl;
-	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, d->off_header,
+	st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, m->off_header,
 	    d->page_size, err);
 	if (st == DK_OK)
-		st = dk_pnote_copy(s, d, DK_PN_MSGBUF, d->off_msgbuf,
+		st = dk_pnote_copy(s, d, DK_PN_MSGBUF, m->off_msgbuf,
 		    d->hdr.v[DK_H_MSGBUFSIZE], err);
 	if (st == DK_OK && DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE))
-		st = dk_pnote_copy(s, d, DK_PN_DUMP_AVAIL, d->off_avail,
+		st = dk_pnote_copy(s, d, DK_PN_DUMP_AVAIL, m->off_avail,
 		    d->hdr.v[DK_H_DUMPAVAILSIZE], err);
 	if (st == DK_OK)
-		st = dk_pnote_copy(s, d, DK_PN_BITMAP, d->off_bitmap,
+		st = dk_pnote_copy(s, d, DK_PN_BITMAP, m->off_bitmap,
 		    d->hdr.v[DK_H_BITMAPSIZE], err);
 	if (st == DK_OK)
-		st = dk_pnote_copy(s, d, DK_PN_PMAP, d->off_pmap,
+		st = dk_pnote_copy(s, d, DK_PN_PMAP, m->off_pmap,
 		    d->hdr.v[DK_H_PMAPSIZE], err);
 	return st;
 }
@@ -911,7 +980,7 @@ md_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 			    ns[i].size, err);
 	}
 	if (st == DK_OK)
-		st = dk_plan_emit(s, d, pl, &ri, d->off_pages, pl->present,
+		st = dk_plan_emit(s, d, pl, &ri, dk_md(d)->off_pages, pl->present,
 		    err);
 	/* Residue past the pages: a partial page, trailing bytes. */
 	while (st == DK_OK && ri < pl->nres) {
@@ -939,7 +1008,7 @@ md_kdisp(const struct dk_dump *d)
 {
 	if DK_H_HAS(&d->hdr, DK_H_STARTKERNEL)
 		return d->hdr.v[DK_H_STARTKERNEL] - PPC64_LINK_KERNBASE;
-	return (uint64_t)d->kerndisp;
+	return (uint64_t)dk_md(d)->kerndisp;
 }
 
 static int
@@ -970,6 +1039,8 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.pa_offset	= dk_md_pa_offset,
 	.kvtop		= dk_md_kvtop,
 	.run_next	= dk_md_run_next,
+	.kmap_next	= md_kmap_next,
+	.read_log	= md_read_log,
 	.portable	= &md_portable,
 };
 

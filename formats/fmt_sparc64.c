@@ -289,9 +289,6 @@ sp64_close(struct dk_dump *d)
 		free(s);
 	}
 	d->priv = NULL;
-	free(d->avail);
-	d->avail = NULL;
-	d->navail = 0;
 }
 
 /* The region holding pa, or SIZE_MAX. */
@@ -727,8 +724,7 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		    "%#jx is past the end of the file at %#jx",
 		    (uintmax_t)d->hdr.v[DK_SP64_F_HDR_SIZE], (uintmax_t)d->src.size);
 	/* Where the regions' data starts (the portable writer's source). */
-	d->off_header = 0;
-	d->off_pages = d->hdr.v[DK_SP64_F_HDR_SIZE];
+	sp(d)->data_off = d->hdr.v[DK_SP64_F_HDR_SIZE];
 	dk_add_section(d, "header", 0, SP64_HDR_SIZE + SP64_REG_SIZE *
 	    sp(d)->nreg, d->hdr.v[DK_SP64_F_HDR_SIZE]);
 	dk_add_section(d, "regions", d->hdr.v[DK_SP64_F_HDR_SIZE],
@@ -862,10 +858,9 @@ sp64_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	d->arch = c->row;
 	d->info.arch = c->row->name;
 	d->info.arch_why = d->arch_why;
-	d->off_header = hn->off;
-	d->off_pages = data;
 	if ((st = dk_sp64_load(d, hn->off, data - hs, err)) != DK_OK)
 		return st;
+	sp(d)->data_off = data;
 	stored = dec_uint(c->info + 104, 8, c->e);
 	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
 	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
@@ -895,9 +890,10 @@ sp64_row_ok(const struct dk_arch *a)
 static uint64_t
 sp64_extent(const struct dk_dump *d, uint64_t *len)
 {
-	/* d->off_pages is where the regions' data starts in this file. */
-	*len = d->off_pages < d->src.size ? d->src.size - d->off_pages : 0;
-	return d->off_pages;
+	uint64_t off = sp(d)->data_off;
+
+	*len = off < d->src.size ? d->src.size - off : 0;
+	return off;
 }
 
 static uint64_t
@@ -924,7 +920,8 @@ sp64_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 
 	st = dk_sink_copy(s, &d->src, sp(d)->hdr_off, sp(d)->hdr_size, err);
 	if (st == DK_OK)
-		st = dk_sink_copy(s, &d->src, d->off_pages, pl->present, err);
+		st = dk_sink_copy(s, &d->src, sp(d)->data_off, pl->present,
+		    err);
 	return st;
 }
 

@@ -30,7 +30,7 @@
 static uint64_t
 budget(const struct dk_dump *d)
 {
-	return KMAP_PROBES_BASE + KMAP_PROBES_PER * (d->pmap_nent +
+	return KMAP_PROBES_BASE + KMAP_PROBES_PER * (d->pt_nent +
 	    d->info.npages);
 }
 
@@ -62,11 +62,9 @@ dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
     struct dk_kmap_run *run, struct dk_err *err)
 {
 	dk_err_clear(err);
-	if (d->fmt->kmap_next != NULL)		/* the format lists its own */
-		return d->fmt->kmap_next(d, it, run, err);
-	if (d->md == NULL || d->md->kvtop == NULL)
+	if (d->fmt->kmap_next == NULL)		/* no kernel map to list */
 		return 0;
-	return dk_kmap_walk(d, it, run, dk_md_kvtop_prot, err);
+	return d->fmt->kmap_next(d, it, run, err);
 }
 
 int

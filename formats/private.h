@@ -700,6 +700,12 @@ struct dk_format_ops {
 	 */
 	enum dk_status	(*read_page)(struct dk_dump *, uint64_t pa, void *page,
 			    struct dk_err *);
+	/*
+	 * Optional: read up to len bytes of the kernel's message buffer as
+	 * the dump stores it; *got is the count.  NULL: the format has none.
+	 */
+	enum dk_status	(*read_log)(struct dk_dump *, void *, size_t,
+			    size_t *got, struct dk_err *);
 	/* Nonzero: a dump of this format may be several files (a set). */
 	int		 sets;
 	/* How the portable ELF minidump holds it (portable.h); or NULL. */
@@ -753,30 +759,44 @@ struct dk_dump {
 	size_t			 nattr, capattr;
 	int			 oom;		/* a list could not grow */
 
-	/* minidump */
-	const struct dk_mdarch	*md;
+	/* The header the format decoded, and its layout (dk_header_field). */
 	struct dk_hdr		 hdr;
+	const struct dk_layout	*hlayout;
 	unsigned		 page_shift;
 	uint64_t		 page_size;
+	/* The machine's physical memory ranges (dk_phys_range); freed here. */
+	struct dk_range		*avail;
+	size_t			 navail;
+	/*
+	 * Set by a translation that answers DK_ENOTMAPPED and knows that
+	 * nothing below this VA is mapped either (an invalid PDE covers 2
+	 * MiB); 0 when it does not know.  The kernel-map walk uses it.
+	 */
+	uint64_t		 unmapped_to;
+	/* Page-table entries the dump holds: the kernel-map walk's budget. */
+	uint64_t		 pt_nent;
+};
+
+/*
+ * A minidump's state (d->priv of a minidump, native or portable): the
+ * family, where the sections are, the bitmap, and what the family's
+ * setup found.  The families (arch_*.c) and the minidump's validator
+ * read it; nothing else does.
+ */
+struct dk_md {
+	const struct dk_mdarch	*fam;
+	uint64_t		 off_header;	/* the header page */
 	uint64_t		 off_msgbuf, off_avail, off_bitmap;
 	uint64_t		 off_pmap, off_pages;
 	size_t			 hsize;		/* sizeof the header struct */
-	struct dk_range		*avail;		/* dump_avail, or one synthetic */
-	uint64_t		*avail_bit;	/* first bit of each range */
-	size_t			 navail;
+	uint64_t		*avail_bit;	/* first bit of each d->avail */
 	struct dk_bitmap	 bm;
 
-	/* arch state set by setup() */
+	/* set by the family's setup() */
 	unsigned		 pte_size;	/* bytes per pmap entry */
 	uint64_t		 pmap_nent;	/* entries in the pmap area */
 	uint32_t		 mmuformat;	/* arm */
 	int64_t			 kerndisp;	/* run-time minus link-time */
-	/*
-	 * Set by a family's kvtop when it answers DK_ENOTMAPPED and knows
-	 * that nothing below this VA is mapped either (an invalid PDE covers
-	 * 2 MiB); 0 when it does not know.  The kernel-map walk uses it.
-	 */
-	uint64_t		 unmapped_to;
 
 	/* a family's sorted index of its page tables (powerpc64: VSIDs) */
 	uint64_t		*fam_index;
@@ -791,16 +811,17 @@ struct dk_dump {
 	uint8_t			 pmc[4096];
 	uint64_t		 pmc_off;	/* file offset; UINT64_MAX: none */
 	size_t			 pmc_len;
-
-	/* where the source header page is, and the residue (portable) */
-	uint64_t		 off_header;
-
-	/* the header layout dk_header_field() lists when d->md is NULL */
-	const struct dk_layout	*hlayout;
-
-	/* full ELF cores (fmt_elf.c): segments and the page-table root */
-	struct dk_elfcore	*elf;
 };
+
+/* The minidump state of d (a minidump's d->priv). */
+static inline struct dk_md *
+dk_md(const struct dk_dump *d)
+{
+	return (struct dk_md *)d->priv;
+}
+
+/* A fresh minidump state for d (d->priv); DK_ENOMEM if none. */
+enum dk_status	dk_md_new(struct dk_dump *, struct dk_err *);
 
 /* The direct-map window, or NULL if the dump has none. */
 static inline const struct dk_window *

@@ -62,6 +62,7 @@ struct dk_sp64 {
 	size_t		 nreg;
 	size_t		*byp;		/* indexes of reg sorted by pa */
 	uint64_t	 hdr_off;	/* file offset of the header blob */
+	uint64_t	 data_off;	/* ... and of the regions' data */
 	uint64_t	 hdr_size;	/* dh_hdr_size */
 	uint64_t	 delta;		/* file offset = dr_offs + delta */
 	uint64_t	 tsb_off;	/* file offset of the TSB ... */

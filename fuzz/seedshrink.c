@@ -47,7 +47,7 @@ pa_bit(const struct dk_dump *d, uint64_t pa)
 {
 	for (size_t i = 0; i < d->navail; i++)
 		if (pa >= d->avail[i].start && pa < d->avail[i].end)
-			return d->avail_bit[i] + (pa >> d->page_shift) -
+			return dk_md(d)->avail_bit[i] + (pa >> d->page_shift) -
 			    (d->avail[i].start >> d->page_shift);
 	return UINT64_MAX;
 }
@@ -59,7 +59,7 @@ keep(struct shrink *s, uint64_t pa)
 	uint64_t bit = pa_bit(s->d, pa);
 
 	if (s->budget == 0 || bit == UINT64_MAX ||
-	    !dk_bitmap_test(&s->d->bm, bit) || dk_bitmap_test(&s->bm, bit))
+	    !dk_bitmap_test(&dk_md(s->d)->bm, bit) || dk_bitmap_test(&s->bm, bit))
 		return;
 	dk_bitmap_set(&s->bm, bit);
 	s->budget--;
@@ -191,7 +191,7 @@ main(int argc, char **argv)
 	s.page = malloc(d->page_size);
 	s.pat = malloc(d->page_size);
 	if (s.page == NULL || s.pat == NULL ||
-	    dk_bitmap_init(&s.bm, d->bm.nbits, &err) != DK_OK) {
+	    dk_bitmap_init(&s.bm, dk_md(d)->bm.nbits, &err) != DK_OK) {
 		fprintf(stderr, "seedshrink: out of memory\n");
 		return 1;
 	}
@@ -222,7 +222,7 @@ main(int argc, char **argv)
 		pmapsize = pmapcap;
 	}
 	pmap = malloc(pmapsize ? pmapsize : 1);
-	if (pmap == NULL || dk_src_pread(&d->src, pmap, pmapsize, d->off_pmap,
+	if (pmap == NULL || dk_src_pread(&d->src, pmap, pmapsize, dk_md(d)->off_pmap,
 	    "pmap", &err) != DK_OK) {
 		fprintf(stderr, "seedshrink: pmap: %s\n", err.msg);
 		return 1;

@@ -107,7 +107,7 @@ tp_close(struct dk_dump *d)
 		free(t->f[i].len);
 	}
 	free(t);
-	free(d->avail);
+	d->priv = NULL;		/* d->avail is the library's to free */
 }
 
 /* The file and page of pa, or -1. */
