@@ -13,7 +13,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checker.h"
 #include "compress.h"
+
+/* What the pass found. */
+struct dk_unz_check {
+	int		 found;		/* the file is a compressed stream */
+	enum dk_comp	 kind;
+	int		 fd;		/* decompressed stream (what decoded), or -1 */
+	uint64_t	 size;		/* its length */
+	char		 name[512];	/* "FILE (decompressed)" */
+	struct dk_err	 err;		/* when fd is -1: why it cannot be checked */
+};
 
 /* The message without its leading "NAME: ", which the finding's file has. */
 static const char *
@@ -25,11 +36,16 @@ bare(const char *msg, const char *name)
 	    ' ' ? msg + n + 2 : msg;
 }
 
-void
-dk_unz_check(const struct dk_src *src,
-    void (*emit)(void *, const char *, uint64_t, const char *), void *arg,
-    struct dk_unz_check *out)
+/*
+ * If ck->src is compressed, decompress it, keeping what decodes before
+ * an error, and report compress.truncated, compress.corrupt,
+ * compress.trailing-bytes, compress.padding at compressed offsets.
+ * out->fd is then the stream to check.
+ */
+static void
+unz_scan(struct dk_ck *ck, struct dk_unz_check *out)
 {
+	const struct dk_src *src = &ck->src;
 	uint8_t head[8];
 	size_t n = src->size < sizeof(head) ? (size_t)src->size : sizeof(head);
 	char msg[600];
@@ -48,9 +64,9 @@ dk_unz_check(const struct dk_src *src,
 	st = dk_unz_file(src, out->kind, 1, &u, &out->err);
 	if (st == DK_ETRUNC || st == DK_ECORRUPT) {
 		snprintf(msg, sizeof(msg), "%s", bare(out->err.msg, src->name));
-		emit(arg, st == DK_ETRUNC ? "compress.truncated" : u.trailing ?
-		    "compress.trailing-bytes" : "compress.corrupt",
-		    u.fail_off, msg);
+		dk_ck_emit(ck, st == DK_ETRUNC ? "compress.truncated" :
+		    u.trailing ? "compress.trailing-bytes" : "compress.corrupt",
+		    u.fail_off, "%s", msg);
 		dk_err_clear(&out->err);
 	}
 	if (u.padding > 0) {
@@ -58,8 +74,55 @@ dk_unz_check(const struct dk_src *src,
 		    "the %s stream (from %#jx to the end of the file): a dump "
 		    "device's last block is zero-padded", (uintmax_t)u.padding,
 		    dk_comp_name(u.kind), (uintmax_t)u.in_end);
-		emit(arg, "compress.padding", u.in_end, msg);
+		dk_ck_emit(ck, "compress.padding", u.in_end, "%s", msg);
 	}
 	out->fd = u.fd;
 	out->size = u.size;
 }
+
+static const struct dk_check_code unz_codes[] = {
+	{ "compress.truncated", DK_SEV_ERROR,
+	  "the compressed stream ends inside a member or frame" },
+	{ "compress.corrupt", DK_SEV_ERROR,
+	  "a compressed block does not decode, or fails its checksum" },
+	{ "compress.trailing-bytes", DK_SEV_ERROR,
+	  "bytes after the compressed stream: no member, no zero padding" },
+	{ "compress.padding", DK_SEV_NOTE,
+	  "zero bytes after the compressed stream (the device's last block)" },
+};
+
+/*
+ * A compressed file: its findings, then the stream it decompresses to
+ * (what decoded) is what the rest of the engine checks, at decompressed
+ * offsets.
+ */
+static enum dk_status
+unz_check(struct dk_ck *c, struct dk_err *err)
+{
+	struct dk_unz_check u;
+
+	unz_scan(c, &u);
+	if (!u.found)
+		return DK_OK;
+	if (u.fd < 0) {
+		*err = u.err;
+		return err->code;
+	}
+	c->inner = 1;
+	c->unz_fd = u.fd;
+	snprintf(c->unz_name, sizeof(c->unz_name), "%s", u.name);
+	c->src.fd = u.fd;
+	c->src.mem = NULL;
+	c->src.base = 0;
+	c->src.size = u.size;
+	c->src.name = c->unz_name;
+	c->off_shift = 0;
+	return DK_OK;
+}
+
+/* What the containers table's compressed rows give dumpcheck (one pass). */
+const struct dk_format_check dk_unz_ck = {
+	.check		= unz_check,
+	.codes		= unz_codes,
+	.ncodes		= DK_ARRAY_LEN(unz_codes),
+};

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "private.h"
+#include "checker.h"
 
 #define	CKDH_SCAN_MAX	(64ull << 20)	/* bytes searched for a leader */
 #define	CKDH_CHUNK	(1u << 20)
@@ -31,10 +31,42 @@
 
 struct pass {
 	const struct dk_src	*src;
-	void			(*emit)(void *, const char *, uint64_t,
-				    const char *);
-	void			*arg;
+	struct dk_ck		*ck;
 	char			 msg[384];
+};
+
+/*
+ * What the pass found: found is 0 when the file is no kerneldumpheader
+ * container; the window of the dump stream when the inner stream can be
+ * checked, else stop and why (encrypted, text, no stream).
+ */
+struct kdh_check {
+	int		 found;
+	int		 stop;
+	const char	*why;		/* when stop: in words */
+	uint64_t	 stream_off, stream_size;
+	struct dk_kdh_info info;
+};
+
+static const struct dk_check_code kdh_codes[] = {
+	{ "kdh.parity", DK_SEV_ERROR,
+	  "a kerneldumpheader's 128 words do not XOR to 0" },
+	{ "kdh.leader-trailer-differ", DK_SEV_ERROR,
+	  "the leader is not the trailer's copy (or is missing)" },
+	{ "kdh.cleared", DK_SEV_WARNING,
+	  "the trailer says \"Cleared Kernel Dump\": already saved" },
+	{ "kdh.truncated", DK_SEV_ERROR,
+	  "the device image ends before the dump its header declares" },
+	{ "kdh.length-beyond-extent", DK_SEV_ERROR,
+	  "dumplength past dumpextent (v3+) or past the trailer" },
+	{ "kdh.field-range", DK_SEV_ERROR,
+	  "a kerneldumpheader field outside its legal values" },
+	{ "kdh.key-blob", DK_SEV_ERROR,
+	  "the key blob of an encrypted dump is malformed" },
+	{ "kdh.encrypted", DK_SEV_WARNING,
+	  "an encrypted dump: its stream cannot be checked" },
+	{ "kdh.text-not-tar", DK_SEV_ERROR,
+	  "a text dump whose first block is not a ustar header" },
 };
 
 static void say(struct pass *, const char *, uint64_t, const char *, ...)
@@ -48,7 +80,7 @@ say(struct pass *p, const char *code, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
 	va_end(ap);
-	p->emit(p->arg, code, off, p->msg);
+	dk_ck_emit(p->ck, code, off, "%s", p->msg);
 }
 
 static int
@@ -212,12 +244,12 @@ text_rules(struct pass *p, const struct dk_kdh_info *k, uint64_t end)
 		    "no ustar magic" : "a wrong checksum");
 }
 
-void
-dk_kdh_check(const struct dk_src *src,
-    void (*emit)(void *, const char *, uint64_t, const char *), void *arg,
-    struct dk_kdh_check *out)
+/* The container in ck->src: its rules, and where its stream is. */
+static void
+kdh_scan(struct dk_ck *ck, struct kdh_check *out)
 {
-	struct pass p = { src, emit, arg, "" };
+	const struct dk_src *src = &ck->src;
+	struct pass p = { src, ck, "" };
 	uint8_t tb[DK_KDH_SIZE], lb[DK_KDH_SIZE];
 	struct dk_kdh_info t, l, *k;
 	uint64_t th = UINT64_MAX, lh = UINT64_MAX, data = 0, end;
@@ -283,11 +315,11 @@ dk_kdh_check(const struct dk_src *src,
 			if (r == 1 && (i = dk_kdh_differ(lb, tb)) < 0)
 				i = 0;
 			if (r == 1)
-				say(&p, "kdh.leader-trailer-differ", first +
-				    (uint64_t)i, "leader and trailer differ: "
-				    "expected 0x%02x (the trailer's byte %d, at "
-				    "%#jx), found 0x%02x", tb[i], i,
-				    (uintmax_t)(th + (uint64_t)i), lb[i]);
+				say(&p, "kdh.leader-trailer-differ",
+				    first + (uint64_t)i, "leader and trailer "
+				    "differ: expected 0x%02x (the trailer's "
+				    "byte %d, at %#jx), found 0x%02x", tb[i],
+				    i, (uintmax_t)(th + (uint64_t)i), lb[i]);
 			else
 				say(&p, "kdh.leader-trailer-differ", first,
 				    "expected a leader equal to the trailer at "
@@ -370,3 +402,41 @@ dk_kdh_check(const struct dk_src *src,
 	}
 	out->info = *k;
 }
+
+/*
+ * A kerneldumpheader container: its findings; then the dump stream
+ * inside, a window of the same file, is what the rest of the engine
+ * checks (its offsets turned back into file offsets), unless there is
+ * none to check (encrypted, text).
+ */
+static enum dk_status
+kdh_check(struct dk_ck *c, struct dk_err *err)
+{
+	struct kdh_check k;
+
+	(void)err;
+	kdh_scan(c, &k);
+	if (!k.found)
+		return DK_OK;
+	if (k.stop) {
+		c->stop = 1;
+		c->res->examined = 1;
+		c->res->format = "kerneldumpheader";
+		c->res->version = k.info.version;
+		dk_ck_emit(c, "check.incomplete", DK_CK_NOOFF, "the dump "
+		    "stream was not checked: %s", k.why);
+		return DK_OK;
+	}
+	c->inner = 1;
+	c->src.base += k.stream_off;
+	c->src.size = k.stream_size;
+	c->off_shift += k.stream_off;
+	return DK_OK;
+}
+
+/* What the containers table's kerneldumpheader row gives dumpcheck. */
+const struct dk_format_check dk_kdh_ck = {
+	.check		= kdh_check,
+	.codes		= kdh_codes,
+	.ncodes		= DK_ARRAY_LEN(kdh_codes),
+};

@@ -13,16 +13,47 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "checker.h"
 #include "sparc64.h"
 
 #define	CK_SP64_CHUNK	(1u << 20)	/* TSB bytes read at a time */
 
+/* What the pass finds out about a dump, besides the findings. */
+struct dk_sp64_check {
+	uint64_t	npages;		/* pages the regions declare */
+	uint64_t	nstored;	/* of those, pages the file holds */
+	uint64_t	nttes;		/* valid TSB entries seen */
+};
+
 struct sck {
 	const struct dk_src	*src;
-	void			(*emit)(void *, const char *, uint64_t,
-				    uint64_t, const char *);
-	void			*arg;
+	struct dk_ck		*ck;
 	struct dk_sp64_check	*res;
+};
+
+static const struct dk_check_code sp64_codes[] = {
+	{ "sparc64.nregions", DK_SEV_ERROR,
+	  "dh_nregions is not a count of 1 to 65536 regions" },
+	{ "sparc64.hdr-size", DK_SEV_ERROR,
+	  "dh_hdr_size is not roundup(40 + 24 x nregions, 512)" },
+	{ "sparc64.region-range", DK_SEV_ERROR,
+	  "a region that is empty or not whole 8 KiB pages" },
+	{ "sparc64.first-offset", DK_SEV_ERROR,
+	  "the first region's data does not start at dh_hdr_size" },
+	{ "sparc64.offsets-gap", DK_SEV_ERROR,
+	  "a region's data does not follow the previous region's" },
+	{ "sparc64.region-overlap", DK_SEV_ERROR,
+	  "two regions overlap in physical memory" },
+	{ "sparc64.tsb-outside", DK_SEV_ERROR,
+	  "the TSB does not lie inside one region" },
+	{ "sparc64.tsb-mask", DK_SEV_ERROR,
+	  "dh_tsb_mask is not 2^k - 1 within the TSB's slots" },
+	{ "sparc64.tsb-mask-small", DK_SEV_WARNING,
+	  "dh_tsb_mask indexes fewer slots than dh_tsb_size holds" },
+	{ "sparc64.tte-size", DK_SEV_ERROR,
+	  "a valid TTE whose tag and data disagree on its size" },
+	{ "sparc64.tte-unreachable", DK_SEV_WARNING,
+	  "a valid TTE in a slot no lookup of its address probes" },
 };
 
 static void
@@ -35,11 +66,15 @@ say(struct sck *k, const char *code, uint64_t off, uint64_t count,
 	va_start(ap, fmt);
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	k->emit(k->arg, code, off, count, msg);
+	dk_ck_emitn(k->ck, code, off, count, "%s", msg);
 }
 
-int
-dk_sp64_check_claims(const struct dk_src *src, const struct dk_open_opts *o)
+/*
+ * The options name sparc64 (rank 3), or the file is exactly what a
+ * sparc64 kernel writes (rank 2): dumpcheck takes it for a sparc64 dump.
+ */
+static int
+sp64_check_probe(const struct dk_src *src, const struct dk_open_opts *o)
 {
 	const struct dk_arch *a = NULL;
 	uint8_t buf[4096];
@@ -53,9 +88,9 @@ dk_sp64_check_claims(const struct dk_src *src, const struct dk_open_opts *o)
 	    dk_arch_from_kernel(o->kernel, &a, &e) != DK_OK)
 		a = NULL;
 	if (a != NULL)
-		return strcmp(a->family, "sparc64") == 0;
+		return a->ops == &dk_arch_sparc64 ? 3 : 0;
 	return dk_src_pread(src, buf, n, 0, "header", &e) == DK_OK &&
-	    dk_sp64_plausible(buf, n, src->size, why, sizeof(why));
+	    dk_sp64_plausible(buf, n, src->size, why, sizeof(why)) ? 2 : 0;
 }
 
 struct reg_at {
@@ -158,12 +193,16 @@ tsb_check(struct sck *k, struct dk_dump *d)
 		    "pa %#jx)", (uintmax_t)n_out, (uintmax_t)e_out);
 }
 
-void
-dk_sp64_check(const struct dk_src *src, struct dk_dump *d,
-    void (*emit)(void *, const char *, uint64_t, uint64_t, const char *),
-    void *arg, struct dk_sp64_check *res)
+/*
+ * The header blob and the regions of the dump in ck->src (d: the
+ * library's handle of it, or NULL when it refused the file: the header
+ * blob is then at offset 0), and the TSB when d is there.
+ */
+static void
+sp64_structure(struct dk_ck *ck, struct dk_dump *d, struct dk_sp64_check *res)
 {
-	struct sck k = { src, emit, arg, res };
+	const struct dk_src *src = &ck->src;
+	struct sck k = { src, ck, res };
 	const struct dk_sp64 *s = d != NULL ? d->priv : NULL;
 	uint64_t ho = s != NULL ? s->hdr_off : 0;
 	uint64_t delta = s != NULL ? s->delta : 0;
@@ -316,3 +355,71 @@ out:
 	free(ra);
 	free(pad);
 }
+
+/* ---------------------------------------------------------------------- */
+/* The check.                                                              */
+
+/* Where the stored regions' data ends in d's file. */
+static uint64_t
+sp64_pend(const struct dk_dump *d)
+{
+	const struct dk_sp64 *s = d->priv;
+
+	return s->data_off + (d->info.npages_present << d->page_shift);
+}
+
+/*
+ * A sparc64 dump, native or portable: the header blob and the TSB; then
+ * the page data as for any dump (--pattern, --checksum), region by
+ * region in physical order, the TSB's pages (TTEs, not the fixture
+ * pattern) excepted.
+ */
+static enum dk_status
+sp64_check(struct dk_ck *c, struct dk_err *err)
+{
+	struct dk_check_result *res = c->res;
+	struct dk_sp64_check r;
+	enum dk_status st;
+
+	if (c->d == NULL && (st = dk_ck_open(c, err)) != DK_OK)
+		return st;
+	if (c->d != NULL && c->d->fmt != &dk_fmt_sparc64) {
+		dk_close(c->d);
+		c->d = NULL;
+	}
+	sp64_structure(c, c->d, &r);
+	res->examined = 1;
+	res->format = c->d != NULL ? dk_info(c->d)->format : "sparc64";
+	snprintf(res->arch, sizeof(res->arch), "sparc64");
+	res->version = 1;
+	res->page_size = SP64_PAGE_SIZE;
+	res->npages = r.npages;
+	res->npages_present = r.nstored;
+	if (c->d == NULL) {
+		dk_ck_refused(c, "the TSB was not checked");
+		return DK_OK;
+	}
+	res->deep = 1;
+	if (c->o->quick)
+		return DK_OK;
+	if (c->o->pattern) {
+		const struct dk_sp64 *sp = c->d->priv;
+		uint64_t tpa = c->d->hdr.v[DK_SP64_F_TSB_PA];
+
+		for (uint64_t o = 0; sp->tsb_ok && o < sp->tsb_nslots *
+		    SP64_TTE_SLOT; o += SP64_PAGE_SIZE)
+			if (dk_ck_pt_add(c, (tpa + o) & ~(SP64_PAGE_SIZE - 1)) <
+			    0)
+				break;
+	}
+	dk_ck_content(c, sp64_pend(c->d), c->o->pattern);
+	return DK_OK;
+}
+
+/* What the formats table's sparc64 row gives dumpcheck (fmt_sparc64.c). */
+const struct dk_format_check dk_sp64_check = {
+	.probe		= sp64_check_probe,
+	.check		= sp64_check,
+	.codes		= sp64_codes,
+	.ncodes		= DK_ARRAY_LEN(sp64_codes),
+};

@@ -108,26 +108,4 @@ enum dk_status	dk_compress_src(const struct dk_src *, enum dk_comp, int fd,
 enum dk_status	dk_compress_file(const char *src, enum dk_comp, const char *dst,
 		    int force, struct dk_err *);
 
-/* ---------------------------------------------------------------------- */
-/* dumpcheck's pass over a compressed stream (check_compress.c).          */
-
-struct dk_unz_check {
-	int		 found;		/* the file is a compressed stream */
-	enum dk_comp	 kind;
-	int		 fd;		/* decompressed stream (what decoded), or -1 */
-	uint64_t	 size;		/* its length */
-	char		 name[512];	/* "FILE (decompressed)" */
-	struct dk_err	 err;		/* when fd is -1: why it cannot be checked */
-};
-
-/*
- * If src is compressed, decompress it, keeping what decodes before an
- * error, and report to emit (code, compressed file offset or UINT64_MAX,
- * message): compress.truncated, compress.corrupt, compress.trailing-bytes,
- * compress.padding.  u->fd is then the stream to check (close it).
- */
-void		dk_unz_check(const struct dk_src *,
-		    void (*emit)(void *, const char *, uint64_t, const char *),
-		    void *, struct dk_unz_check *);
-
 #endif /* DK_COMPRESS_H */

@@ -695,6 +695,7 @@ const struct dk_container_ops dk_ctr_##sym = {				\
 	.probe	= sym##_probe,						\
 	.open	= sym##_open,						\
 	.close	= ctr_close,						\
+	.check	= &dk_unz_ck,						\
 }
 
 DK_UNZ_ROW(gzip, DK_COMP_GZIP);

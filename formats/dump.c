@@ -45,6 +45,12 @@ dk_format_at(size_t i)
 	return i < DK_ARRAY_LEN(formats) ? formats[i] : NULL;
 }
 
+const struct dk_container_ops *
+dk_container_at(size_t i)
+{
+	return i < DK_ARRAY_LEN(containers) ? containers[i] : NULL;
+}
+
 /*
  * Peel the containers off d->src, then open it with fmt, or with the
  * first format of formats[] that claims or recognises it.
@@ -252,8 +258,8 @@ dk_part_pread(const struct dk_dump *d, size_t i, void *buf, size_t len,
 	    &d->layers[0].outer : &d->src) : i < d->npart ? &d->part[i] : NULL;
 
 	if (s == NULL)
-		return dk_err_set(err, DK_EINVAL, "%s: no file %zu in a dump of "
-		    "%zu", d->src.name, i, dk_nfiles(d));
+		return dk_err_set(err, DK_EINVAL, "%s: no file %zu in a dump "
+		    "of %zu", d->src.name, i, dk_nfiles(d));
 	return dk_src_pread(s, buf, len, off, what, err);
 }
 
@@ -694,8 +700,8 @@ dk_read_va(struct dk_dump *d, uint64_t va, void *buf, size_t len,
 				n = 1;	/* the page spans two segments */
 			if (pa == DK_OFF_ZERO)
 				memset(p, 0, n);
-			else if ((st = dk_src_pread(&d->src, p, n, pa, "virtual "
-			    "page data", err)) != DK_OK)
+			else if ((st = dk_src_pread(&d->src, p, n, pa,
+			    "virtual page data", err)) != DK_OK)
 				return dk_err_prefix(err, "virtual address "
 				    "%#jx", (uintmax_t)va);
 		} else if (st != DK_NOMATCH) {

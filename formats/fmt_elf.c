@@ -377,8 +377,8 @@ choose_row(struct dk_dump *d, const uint8_t *eh, size_t len,
 		return DK_OK;
 	if (o->arch != NULL) {
 		if ((want = dk_arch_by_name(o->arch)) == NULL)
-			return dk_err_set(err, DK_EINVAL, "unknown architecture "
-			    "'%s'", o->arch);
+			return dk_err_set(err, DK_EINVAL, "unknown "
+			    "architecture '%s'", o->arch);
 		if (want != d->arch)
 			return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the "
 			    "core's ELF header says %s, not %s (--arch)",
@@ -805,10 +805,10 @@ elfc_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
 		    "without physical addresses: it has no translation to give "
 		    "(read the address itself)", (uintmax_t)va);
 	if (root_of(d->arch) != NULL)
-		return dk_err_set(err, DK_EINVAL, "virtual address %#jx: a full "
-		    "ELF core holds physical memory only; its page tables are "
-		    "found from the kernel's symbols: give --kernel FILE",
-		    (uintmax_t)va);
+		return dk_err_set(err, DK_EINVAL, "virtual address %#jx: a "
+		    "full ELF core holds physical memory only; its page "
+		    "tables are found from the kernel's symbols: give "
+		    "--kernel FILE", (uintmax_t)va);
 	return dk_err_set(err, DK_EUNSUP, "virtual address %#jx: dumpkit "
 	    "does not walk the page tables of a %s full ELF core",
 	    (uintmax_t)va, d->arch->name);
@@ -959,7 +959,8 @@ elfc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		d->info.npages_present = stored;
 	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
 	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	dk_add_section(d, "pages", data, d->src.size - data, d->src.size - data);
+	dk_add_section(d, "pages", data, d->src.size - data,
+	    d->src.size - data);
 	return DK_OK;
 }
 
@@ -1067,6 +1068,7 @@ elfc_keep(const struct dk_dump *d, uint64_t *ext_size)
 static const struct dk_portable elfc_portable = {
 	.id		= 3,
 	.name		= "full ELF core",
+	.noun		= "full ELF core",
 	.row_ok		= elfc_row_ok,
 	.open		= elfc_popen,
 	.extent		= elfc_extent,
@@ -1090,4 +1092,5 @@ const struct dk_format_ops dk_fmt_elf = {
 	.va_offset	= elfc_va_offset,
 	.kmap_next	= elfc_kmap_next,
 	.portable	= &elfc_portable,
+	.check		= &dk_elfcore_check,
 };

@@ -295,6 +295,7 @@ const struct dk_format_ops dk_fmt_elfmini = {
 	.probe		= em_probe,
 	.open		= em_open,
 	.close		= em_close,
+	.check		= &dk_em_check,
 };
 
 int
@@ -518,7 +519,8 @@ dk_plan_note_residue(struct dk_dump *d, struct dk_plan *pl, uint64_t nend,
 			    "the native file's pages at %#jx and does not "
 			    "start there", (uintmax_t)roff, (uintmax_t)rlen,
 			    (uintmax_t)nend);
-		if ((st = dk_plan_residue(pl, roff, rlen, off + 16, err)) != DK_OK)
+		if ((st = dk_plan_residue(pl, roff, rlen, off + 16, err)) !=
+		    DK_OK)
 			return st;
 		prev = roff + rlen;
 		off += 16 + align_up(rlen, 8);
@@ -910,7 +912,8 @@ dk_plan_emit(struct dk_sink *s, struct dk_dump *d, const struct dk_plan *pl,
 	enum dk_status st;
 
 	while (s->pos < end) {
-		const struct dk_presidue *r = *ri < pl->nres ? &pl->res[*ri] : NULL;
+		const struct dk_presidue *r = *ri < pl->nres ? &pl->res[*ri] :
+		    NULL;
 		uint64_t n;
 
 		if (r != NULL && r->off + r->len <= s->pos) {

@@ -46,32 +46,33 @@
 /* Layouts, one table per version (sys/sys/kerneldump.h over the years).   */
 
 #define	KDH_ROW_HEAD(v)							\
-	{ "magic", 0, 20, DK_FK_CHARS, DK_KDH_F_MAGIC, DK_V(v), "char[20]",	\
-	  "\"FreeBSD Kernel Dump\", \"FreeBSD Text Dump\" or "		\
-	  "\"Cleared Kernel Dump\", NUL-padded" },			\
-	{ "architecture", 20, 12, DK_FK_CHARS, DK_KDH_F_ARCHITECTURE, DK_V(v), \
-	  "char[12]", "MACHINE_ARCH of the kernel" },			\
-	{ "version", 32, 4, DK_FK_UINT, DK_KDH_F_VERSION, DK_V(v), "uint32_t", \
-	  "header version" },						\
-	{ "architectureversion", 36, 4, DK_FK_UINT, DK_KDH_F_ARCHVERSION,	\
-	  DK_V(v), "uint32_t", "KERNELDUMP_<ARCH>_VERSION" },		\
-	{ "dumplength", 40, 8, DK_FK_UINT, DK_KDH_F_DUMPLENGTH, DK_V(v),	\
-	  "uint64_t", "bytes of dump data, headers excluded" }
+	{ "magic", 0, 20, DK_FK_CHARS, DK_KDH_F_MAGIC, DK_V(v),		\
+	  "char[20]", "\"FreeBSD Kernel Dump\", \"FreeBSD Text Dump\" "	\
+	  "or \"Cleared Kernel Dump\", NUL-padded" },			\
+	{ "architecture", 20, 12, DK_FK_CHARS, DK_KDH_F_ARCHITECTURE,	\
+	  DK_V(v), "char[12]", "MACHINE_ARCH of the kernel" },		\
+	{ "version", 32, 4, DK_FK_UINT, DK_KDH_F_VERSION, DK_V(v),	\
+	  "uint32_t", "header version" },				\
+	{ "architectureversion", 36, 4, DK_FK_UINT,			\
+	  DK_KDH_F_ARCHVERSION, DK_V(v), "uint32_t",			\
+	  "KERNELDUMP_<ARCH>_VERSION" },				\
+	{ "dumplength", 40, 8, DK_FK_UINT, DK_KDH_F_DUMPLENGTH,		\
+	  DK_V(v), "uint64_t", "bytes of dump data, headers excluded" }
 
 #define	KDH_ROW_PARITY(v)						\
-	{ "parity", 508, 4, DK_FK_UINT, DK_KDH_F_PARITY, DK_V(v), "uint32_t", \
-	  "makes the XOR of the 128 32-bit words 0" }
+	{ "parity", 508, 4, DK_FK_UINT, DK_KDH_F_PARITY, DK_V(v),	\
+	  "uint32_t", "makes the XOR of the 128 32-bit words 0" }
 
 static const struct dk_field kdh_v1[] = {
 	KDH_ROW_HEAD(1),
 	{ "dumptime", 48, 8, DK_FK_UINT, DK_KDH_F_DUMPTIME, DK_V(1), "uint64_t",
 	  "seconds since the epoch" },
-	{ "blocksize", 56, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(1), "uint32_t",
-	  "sector size of the dump device" },
-	{ "hostname", 60, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(1), "char[64]",
-	  "hostname" },
-	{ "versionstring", 124, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(1),
-	  "char[192]", "the kernel's version string" },
+	{ "blocksize", 56, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(1),
+	  "uint32_t", "sector size of the dump device" },
+	{ "hostname", 60, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(1),
+	  "char[64]", "hostname" },
+	{ "versionstring", 124, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING,
+	  DK_V(1), "char[192]", "the kernel's version string" },
 	{ "panicstring", 316, 192, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(1),
 	  "char[192]", "the panic message" },
 	KDH_ROW_PARITY(1),
@@ -83,12 +84,12 @@ static const struct dk_field kdh_v2[] = {
 	  "seconds since the epoch" },
 	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(2),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(2), "uint32_t",
-	  "sector size of the dump device" },
-	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(2), "char[64]",
-	  "hostname" },
-	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(2),
-	  "char[192]", "the kernel's version string" },
+	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(2),
+	  "uint32_t", "sector size of the dump device" },
+	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(2),
+	  "char[64]", "hostname" },
+	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING,
+	  DK_V(2), "char[192]", "the kernel's version string" },
 	{ "panicstring", 320, 188, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(2),
 	  "char[188]", "the panic message" },
 	KDH_ROW_PARITY(2),
@@ -102,14 +103,14 @@ static const struct dk_field kdh_v3[] = {
 	  "seconds since the epoch" },
 	{ "dumpkeysize", 64, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(3),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 68, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(3), "uint32_t",
-	  "sector size of the dump device" },
+	{ "blocksize", 68, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(3),
+	  "uint32_t", "sector size of the dump device" },
 	{ "compression", 72, 1, DK_FK_UINT, DK_KDH_F_COMPRESSION, DK_V(3),
 	  "uint8_t", "0 none, 1 gzip, 2 zstd" },
-	{ "hostname", 73, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(3), "char[64]",
-	  "hostname" },
-	{ "versionstring", 137, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(3),
-	  "char[192]", "the kernel's version string" },
+	{ "hostname", 73, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(3),
+	  "char[64]", "hostname" },
+	{ "versionstring", 137, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING,
+	  DK_V(3), "char[192]", "the kernel's version string" },
 	{ "panicstring", 329, 179, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(3),
 	  "char[179]", "the panic message" },
 	KDH_ROW_PARITY(3),
@@ -121,12 +122,12 @@ static const struct dk_field kdh_v4[] = {
 	  "seconds since the epoch" },
 	{ "dumpkeysize", 56, 4, DK_FK_UINT, DK_KDH_F_DUMPKEYSIZE, DK_V(4),
 	  "uint32_t", "bytes of the key blob after the leader (0: plain)" },
-	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(4), "uint32_t",
-	  "sector size of the dump device" },
-	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(4), "char[64]",
-	  "hostname" },
-	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING, DK_V(4),
-	  "char[192]", "the kernel's version string" },
+	{ "blocksize", 60, 4, DK_FK_UINT, DK_KDH_F_BLOCKSIZE, DK_V(4),
+	  "uint32_t", "sector size of the dump device" },
+	{ "hostname", 64, 64, DK_FK_CHARS, DK_KDH_F_HOSTNAME, DK_V(4),
+	  "char[64]", "hostname" },
+	{ "versionstring", 128, 192, DK_FK_CHARS, DK_KDH_F_VERSIONSTRING,
+	  DK_V(4), "char[192]", "the kernel's version string" },
 	{ "panicstring", 320, 175, DK_FK_CHARS, DK_KDH_F_PANICSTRING, DK_V(4),
 	  "char[175]", "the panic message" },
 	{ "compression", 495, 1, DK_FK_UINT, DK_KDH_F_COMPRESSION, DK_V(4),
@@ -227,7 +228,8 @@ dk_kdh_decode(const uint8_t *b, struct dk_kdh_info *out,
 	out->version = v;
 	memcpy(out->architecture, h.s[DK_KDH_F_ARCHITECTURE],
 	    sizeof(out->architecture) - 1);
-	memcpy(out->hostname, h.s[DK_KDH_F_HOSTNAME], sizeof(out->hostname) - 1);
+	memcpy(out->hostname, h.s[DK_KDH_F_HOSTNAME],
+	    sizeof(out->hostname) - 1);
 	memcpy(out->versionstring, h.s[DK_KDH_F_VERSIONSTRING],
 	    sizeof(out->versionstring) - 1);
 	memcpy(out->panicstring, h.s[DK_KDH_F_PANICSTRING],
@@ -324,8 +326,9 @@ verify(const struct dk_src *src, const uint8_t *b, uint64_t off,
 		    k->parity, (uintmax_t)(off + 508));
 	if (k->version >= 3 && k->dumplength > k->dumpextent)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, off, DK_KDH_F_DUMPLENGTH), "kerneldumpheader: expected "
-		    "dumplength <= dumpextent (%#jx), found dumplength %#jx",
+		    fld(k, off, DK_KDH_F_DUMPLENGTH), "kerneldumpheader: "
+		    "expected dumplength <= dumpextent (%#jx), found "
+		    "dumplength %#jx",
 		    (uintmax_t)k->dumpextent, (uintmax_t)k->dumplength);
 	if (k->compression > KDH_COMP_MAX)
 		return dk_err_at(err, DK_ECORRUPT, src->name,
@@ -489,8 +492,9 @@ place(const struct dk_src *src, struct dk_kdh_info *k, const uint8_t *lead,
 	if (p != DK_KDH_LEADING && (!pow2(k->blocksize) ||
 	    k->blocksize < DK_KDH_SIZE || k->blocksize > DK_KDH_MAX_BLOCK))
 		return dk_err_at(err, DK_ECORRUPT, src->name,
-		    fld(k, lh, DK_KDH_F_BLOCKSIZE), "kerneldumpheader blocksize: "
-		    "expected a power of two from 512 to %u, found %u",
+		    fld(k, lh, DK_KDH_F_BLOCKSIZE), "kerneldumpheader "
+		    "blocksize: expected a power of two from 512 to %u, found "
+		    "%u",
 		    DK_KDH_MAX_BLOCK, k->blocksize);
 	if (data > end || k->dumplength > end - data ||
 	    k->dump_offset < data)
@@ -749,6 +753,7 @@ const struct dk_container_ops dk_ctr_kdh = {
 	.probe	= kdh_probe,
 	.open	= kdh_open,
 	.close	= kdh_close,
+	.check	= &dk_kdh_ck,
 };
 
 static const struct kdh_layer *

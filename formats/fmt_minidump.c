@@ -122,8 +122,8 @@ choose_row(struct dk_dump *d, const struct dk_mdarch *md, const uint8_t *buf,
 	if (o != NULL && o->arch != NULL) {
 		row = dk_arch_by_name(o->arch);
 		if (row == NULL)
-			return dk_err_set(err, DK_EINVAL, "unknown architecture "
-			    "'%s'", o->arch);
+			return dk_err_set(err, DK_EINVAL, "unknown "
+			    "architecture '%s'", o->arch);
 		d->info.arch_by = DK_BY_OPTION;
 		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s",
 		    o->arch);
@@ -980,8 +980,8 @@ md_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 			    ns[i].size, err);
 	}
 	if (st == DK_OK)
-		st = dk_plan_emit(s, d, pl, &ri, dk_md(d)->off_pages, pl->present,
-		    err);
+		st = dk_plan_emit(s, d, pl, &ri, dk_md(d)->off_pages,
+		    pl->present, err);
 	/* Residue past the pages: a partial page, trailing bytes. */
 	while (st == DK_OK && ri < pl->nres) {
 		const struct dk_presidue *r = &pl->res[ri];
@@ -1020,6 +1020,7 @@ md_row_ok(const struct dk_arch *a)
 static const struct dk_portable md_portable = {
 	.id		= 1,
 	.name		= "minidump",
+	.noun		= "minidump",
 	.row_ok		= md_row_ok,
 	.open		= md_popen,
 	.extent		= md_extent,
@@ -1042,6 +1043,7 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.kmap_next	= md_kmap_next,
 	.read_log	= md_read_log,
 	.portable	= &md_portable,
+	.check		= &dk_md_check,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1238,8 +1240,8 @@ dk_md_write(const struct dk_md_spec *s, int fd, const char *name,
 		bit = endbit;
 	}
 	if (st == DK_OK && ftruncate(fd, (off_t)off) != 0) {
-		st = dk_err_set(err, DK_ESYS, "%s: setting the size to %#jx: %s",
-		    name, (uintmax_t)off, strerror(errno));
+		st = dk_err_set(err, DK_ESYS, "%s: setting the size to %#jx: "
+		    "%s", name, (uintmax_t)off, strerror(errno));
 		err->sys_errno = errno;
 	}
 	free(buf);

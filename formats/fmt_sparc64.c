@@ -722,7 +722,8 @@ sp64_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if (d->hdr.v[DK_SP64_F_HDR_SIZE] > d->src.size)
 		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "dh_hdr_size "
 		    "%#jx is past the end of the file at %#jx",
-		    (uintmax_t)d->hdr.v[DK_SP64_F_HDR_SIZE], (uintmax_t)d->src.size);
+		    (uintmax_t)d->hdr.v[DK_SP64_F_HDR_SIZE],
+		    (uintmax_t)d->src.size);
 	/* Where the regions' data starts (the portable writer's source). */
 	sp(d)->data_off = d->hdr.v[DK_SP64_F_HDR_SIZE];
 	dk_add_section(d, "header", 0, SP64_HDR_SIZE + SP64_REG_SIZE *
@@ -928,6 +929,7 @@ sp64_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 static const struct dk_portable sp64_portable = {
 	.id		= 2,
 	.name		= "sparc64",
+	.noun		= "sparc64 dump",
 	.row_ok		= sp64_row_ok,
 	.open		= sp64_popen,
 	.extent		= sp64_extent,
@@ -948,4 +950,5 @@ const struct dk_format_ops dk_fmt_sparc64 = {
 	.run_next	= sp64_run_next,
 	.kmap_next	= sp64_kmap_next,
 	.portable	= &sp64_portable,
+	.check		= &dk_sp64_check,
 };

@@ -8,7 +8,7 @@ LIB_SRCS += formats/err.c formats/src.c formats/layout.c formats/bitmap.c \
 	    formats/arch_powerpc64.c formats/arch_riscv.c \
 	    formats/arch_powerpc.c formats/arch_sparc64.c formats/arch_s390x.c \
 	    formats/decompress.c formats/compress.c \
-	    formats/check_compress.c
+	    formats/check_compress.c formats/check_minidump.c formats/check_elfmini.c
 LIB_SRCS += formats/elf.c formats/fmt_elf.c formats/kernel.c formats/check_elf.c
 LIB_SRCS += formats/fmt_sparc64.c formats/check_sparc64.c
 LIB_SRCS += formats/ctlayout.c formats/layouts.c

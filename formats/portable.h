@@ -124,6 +124,7 @@ struct dk_plan {
 struct dk_portable {
 	uint32_t	 id;		/* 1 minidump, 2 sparc64, 3 full core */
 	const char	*name;		/* "minidump", in messages */
+	const char	*noun;		/* "sparc64 dump": "a portable ..." */
 	/* Can architecture row a be of this format? */
 	int		(*row_ok)(const struct dk_arch *);
 	/* Reading: set d up from the notes; d->fmt becomes the format. */

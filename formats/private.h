@@ -541,7 +541,12 @@ struct dk_container_ops {
 			    struct dk_err *);
 	/* Free what open allocated in the layer; NULL if nothing. */
 	void		(*close)(struct dk_dump *, struct dk_layer *);
+	/* Its validator (check only); NULL: dumpcheck does not peel it. */
+	const struct dk_format_check *check;
 };
+
+/* The i-th container of the containers table (dump.c), or NULL. */
+const struct dk_container_ops *dk_container_at(size_t);
 
 extern const struct dk_container_ops dk_ctr_kdh;
 
@@ -627,30 +632,48 @@ int		dk_kdh_differ(const uint8_t *lead, const uint8_t *trail);
 int		dk_kdh_leader_at(const struct dk_kdh_info *t, uint64_t th,
 		    enum dk_kdh_placement p, uint64_t *lh, uint64_t *data);
 
-/*
- * dumpcheck's pass over a container (check_kdh.c): each broken rule
- * goes to emit (code from docs/dumpcheck.md, file offset or UINT64_MAX,
- * message).  *stream gets the window of the dump stream when the inner
- * stream can be checked; stop is set when it cannot (encrypted, text,
- * no stream).  found is 0 when the file is no kerneldumpheader container.
- */
-struct dk_kdh_check {
-	int		 found;
-	int		 stop;
-	const char	*why;		/* when stop: in words */
-	uint64_t	 stream_off, stream_size;
-	struct dk_kdh_info info;
-};
-void		dk_kdh_check(const struct dk_src *,
-		    void (*emit)(void *, const char *, uint64_t, const char *),
-		    void *, struct dk_kdh_check *);
-
 /* ---------------------------------------------------------------------- */
 /* The dump handle.                                                        */
 
 struct dk_kmap_iter;
 struct dk_kmap_run;
 struct dk_portable;
+struct dk_ck;
+struct dk_emv;
+struct dk_check_code;
+
+/*
+ * What a format or a container gives the validator (dkcheck.h; its
+ * check_<name>.c, through checker.h).  dumpcheck peels the containers (each
+ * check reports on its layer and narrows ck->src to the stream inside),
+ * takes the stream for the format whose probe ranks it highest, and runs
+ * that format's check.
+ */
+struct dk_format_check {
+	/*
+	 * Is the stream (damaged, maybe) of this format?  0 no; 1 it looks
+	 * like one; 2 its identity says so exactly; 3 the options name it.
+	 */
+	int		(*probe)(const struct dk_src *,
+			    const struct dk_open_opts *);
+	/* Check ck->src: findings go to dk_ck_emit; DK_OK if examined. */
+	enum dk_status	(*check)(struct dk_ck *, struct dk_err *);
+	/*
+	 * A source the portable ELF minidump holds, checked from its notes
+	 * once check_elfmini.c has checked the ELF side (row NULL: those
+	 * checks stopped early, and said why).  NULL: the source is checked
+	 * by check when the library reads it from the portable file.
+	 */
+	enum dk_status	(*pcheck)(struct dk_ck *, struct dk_emv *,
+			    const struct dk_arch *row, struct dk_err *);
+	/* The finding codes only this check reports (docs/dumpcheck.md). */
+	const struct dk_check_code *codes;
+	size_t		 ncodes;
+};
+
+/* The validators of the formats and containers (check_<name>.c). */
+extern const struct dk_format_check dk_md_check, dk_em_check,
+		    dk_elfcore_check, dk_sp64_check, dk_kdh_ck, dk_unz_ck;
 
 struct dk_format_ops {
 	const char	*name;		/* stable id: "minidump" */
@@ -710,6 +733,8 @@ struct dk_format_ops {
 	int		 sets;
 	/* How the portable ELF minidump holds it (portable.h); or NULL. */
 	const struct dk_portable *portable;
+	/* Its validator; NULL: dumpcheck does not check it. */
+	const struct dk_format_check *check;
 };
 
 /* The i-th format of the formats table (dump.c), or NULL past the end. */
@@ -936,19 +961,5 @@ struct dk_ksym {
  */
 enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
 		    struct dk_err *);
-
-/* dumpcheck's rules for full ELF cores (check_elf.c). */
-typedef void	(*dk_elfcore_emit_fn)(void *, const char *code, uint64_t off,
-		    const char *msg);
-struct dk_elfcore_stats {
-	char		 arch[24];	/* the row of the ELF header, or "" */
-	uint64_t	 phnum, nload;	/* program headers, non-empty PT_LOADs */
-	uint64_t	 npages;	/* pages of the PT_LOADs */
-};
-/* Is src a FreeBSD full ELF core (ELF, EI_OSABI 255, ET_CORE)? */
-int		dk_elfcore_is(const struct dk_src *);
-/* Check its ELF structure; findings go to emit; DK_OK unless I/O fails. */
-enum dk_status	dk_elfcore_check(const struct dk_src *, dk_elfcore_emit_fn,
-		    void *, struct dk_elfcore_stats *, struct dk_err *);
 
 #endif /* DK_PRIVATE_H */

@@ -115,23 +115,4 @@ extern const struct dk_format_ops dk_fmt_sparc64;
 int		dk_sp64_tte(struct dk_dump *, uint64_t slot, uint64_t *tag,
 		    uint64_t *data, struct dk_err *);
 
-/* dumpcheck's pass over a sparc64 dump (check_sparc64.c). */
-struct dk_sp64_check {
-	uint64_t	npages;		/* pages the regions declare */
-	uint64_t	nstored;	/* of those, pages the file holds */
-	uint64_t	nttes;		/* valid TSB entries seen */
-};
-/* Do the options name sparc64, or is the file exactly a sparc64 dump? */
-int		dk_sp64_check_claims(const struct dk_src *,
-		    const struct dk_open_opts *);
-/*
- * Check the sparc64 dump in src (d: the library's handle of it, or NULL
- * when it refused the file: the header blob is then at offset 0).  Each
- * broken rule goes to emit (code, file offset or UINT64_MAX, count,
- * message).
- */
-void		dk_sp64_check(const struct dk_src *, struct dk_dump *,
-		    void (*emit)(void *, const char *, uint64_t, uint64_t,
-		    const char *), void *, struct dk_sp64_check *);
-
 #endif /* DK_SPARC64_H */
