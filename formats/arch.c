@@ -57,6 +57,14 @@ dk_arch_walk(const struct dk_arch_ops *m, const char *name)
 	return NULL;
 }
 
+const char *
+dk_arch_dump_format(const struct dk_arch *a)
+{
+	if (a->ops->native != NULL)
+		return a->ops->native->name;
+	return a->minidump != NULL ? "minidump" : NULL;
+}
+
 /* Is name one of the space-separated words of list? */
 static int
 in_list(const char *list, const char *name)

@@ -30,4 +30,5 @@ const struct dk_arch_ops dk_arch_sparc64 = {
 	.nrows		= DK_ARRAY_LEN(sparc64_rows),
 	.page_shift	= SP64_PAGE_SHIFT,
 	.minidump	= NULL,
+	.native		= &dk_fmt_sparc64,
 };

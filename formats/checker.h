@@ -4,7 +4,7 @@
  *
  * The engine peels the containers (each container's check reports on
  * its layer and narrows ck->src to the stream inside), asks the formats
- * which one the stream is (dk_format_ops.check_probe), and runs that
+ * which one the stream is (dk_format_check.probe), and runs that
  * format's check.  A check reports every broken rule through one
  * interface, dk_ck_emit(ck, code, offset, ...): a stable code from a
  * table (its module's, or the engine's generic ones), the byte offset

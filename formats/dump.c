@@ -264,6 +264,13 @@ dk_part_pread(const struct dk_dump *d, size_t i, void *buf, size_t len,
 }
 
 DK_EXPORT enum dk_status
+dk_read_stream(struct dk_dump *d, uint64_t off, void *buf, size_t len,
+    struct dk_err *err)
+{
+	return dk_src_pread(&d->src, buf, len, off, "stream", err);
+}
+
+DK_EXPORT enum dk_status
 dk_open_mem(const void *buf, size_t len, const char *name,
     const struct dk_open_opts *o, struct dk_dump **dp, struct dk_err *err)
 {

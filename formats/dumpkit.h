@@ -170,6 +170,14 @@ struct dk_info {
 /* Describe an open dump. */
 const struct dk_info *dk_info(const struct dk_dump *);
 
+/*
+ * Read len bytes at offset off of the dump stream: the bytes whose
+ * offsets dk_section() gives and whose size is dk_info()->file_size
+ * (inside any container, decompressed); fails past its end.
+ */
+enum dk_status	dk_read_stream(struct dk_dump *, uint64_t off, void *buf,
+		    size_t len, struct dk_err *);
+
 /* Number of regions of the dump file (no fixed maximum). */
 size_t		dk_nsections(const struct dk_dump *);
 /* Region i, in file order (0 is the header), or NULL past the last. */

@@ -240,7 +240,7 @@ sp64_claim(struct dk_dump *d, const struct dk_open_opts *o)
 		a = NULL;
 	else if (dk_kdh(d) != NULL)
 		a = dk_arch_by_name(dk_kdh(d)->architecture);
-	return a != NULL && strcmp(a->family, "sparc64") == 0;
+	return a != NULL && a->ops->native == &dk_fmt_sparc64;
 }
 
 /* ---------------------------------------------------------------------- */

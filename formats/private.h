@@ -299,6 +299,12 @@ struct dk_arch_ops {
 	unsigned		 page_shift;	/* the base page (a dump may
 						 * say otherwise: arm64) */
 	const struct dk_mdarch	*minidump;	/* NULL: no minidump format */
+	/*
+	 * A dump format of the port's own, which it wrote instead of a
+	 * minidump (sparc64's); NULL: none.  A format without magic claims
+	 * a dump when the architecture given for it names the format here.
+	 */
+	const struct dk_format_ops *native;
 	const struct dk_pt_walk	*walks;		/* NULL: none (nwalks 0) */
 	size_t			 nwalks;
 	/*
@@ -309,6 +315,13 @@ struct dk_arch_ops {
 	 */
 	unsigned		(*prot)(uint64_t pte, unsigned fmt);
 };
+
+/*
+ * The name of the dump format a's kernel writes, full cores aside: its
+ * module's own (native), "minidump" for a row with a minidump family,
+ * or NULL.
+ */
+const char	*dk_arch_dump_format(const struct dk_arch *a);
 
 /* The walk of module m named name, or NULL. */
 const struct dk_pt_walk *dk_arch_walk(const struct dk_arch_ops *m,

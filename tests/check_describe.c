@@ -1,7 +1,8 @@
 /*
  * check_describe.c -- the format-neutral description of a dump: its
- * sections (dk_section), address windows (dk_window) and attributes
- * (dk_attr), and the place an error carries (struct dk_err's offset).
+ * sections (dk_section) and the bytes they locate (dk_read_stream),
+ * address windows (dk_window) and attributes (dk_attr), and the place
+ * an error carries (struct dk_err's offset).
  *
  * The dumps are assembled byte by byte from FORMATS.md (1.2, 1.3 and
  * 3.3): the expected values are the bytes the test wrote, not what the
@@ -189,6 +190,38 @@ START_TEST(test_attrs)
 }
 END_TEST
 
+/*
+ * dk_read_stream reads at the offsets dk_section gives, which behind a
+ * leading kerneldumpheader are KDH bytes short of the file's.
+ */
+START_TEST(test_read_stream)
+{
+	struct img im;
+	struct dk_dump *d;
+	struct dk_err err;
+	uint8_t b[24];
+
+	img_init(&im, KDH + 0x7000);
+	put_amd64_v3(&im, KDH);
+	put_kdh_v1(&im, 0x7000);
+	d = img_open(&im, NULL);
+	ck_assert_uint_eq(dk_info(d)->file_size, 0x7000);
+	ck_assert_int_eq(dk_read_stream(d, dk_section(d, 0)->offset, b, 24,
+	    &err), DK_OK);
+	ck_assert_mem_eq(b, "minidump FreeBSD/amd64\0\0", 24);
+	ck_assert_int_eq(dk_read_stream(d, dk_section(d, 1)->offset, b, 5,
+	    &err), DK_OK);
+	ck_assert_mem_eq(b, "hello", 5);
+	/* The last byte of the stream, and one past it. */
+	ck_assert_int_eq(dk_read_stream(d, 0x6fff, b, 1, &err), DK_OK);
+	ck_assert_uint_eq(b[0], 0xa1);
+	ck_assert_int_eq(dk_read_stream(d, 0x6fff, b, 2, &err), DK_ETRUNC);
+	ck_assert_int_eq(dk_read_stream(d, UINT64_MAX, b, 1, &err), DK_ETRUNC);
+	dk_close(d);
+	free(im.p);
+}
+END_TEST
+
 START_TEST(test_err_offset)
 {
 	struct dk_err err;
@@ -244,6 +277,7 @@ describe_suite(void)
 	tcase_add_test(t, test_sections);
 	tcase_add_test(t, test_windows);
 	tcase_add_test(t, test_attrs);
+	tcase_add_test(t, test_read_stream);
 	tcase_add_test(t, test_err_offset);
 	suite_add_tcase(s, t);
 	return s;

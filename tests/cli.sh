@@ -71,6 +71,20 @@ expect_exit "usage error: --mem" 3 "--mem" "$BIN/dumpgen" --arch amd64 --mem lot
 expect_exit "unknown architecture" 3 "unknown architecture 'vax'" "$BIN/dumpgen" --arch vax -o "$T/x"
 expect_exit "unknown variant" 3 "no fixture amd64 version 3 variant pae" \
     "$BIN/dumpgen" --arch amd64 --variant pae -o "$T/x"
+# --format: the row's own format or a full core; the kinds of that format.
+expect_exit "sparc64 has no minidump" 3 "sparc64 dumps are --format sparc64 or elf" \
+    "$BIN/dumpgen" --arch sparc64 --format minidump -o "$T/x"
+expect_exit "--format sparc64 is sparc64's" 3 "amd64 dumps are --format minidump or elf" \
+    "$BIN/dumpgen" --arch amd64 --format sparc64 -o "$T/x"
+expect_exit "a full core takes elf-* kinds" 3 \
+    "--corrupt sp64-hdr-size does not apply to full ELF cores \(sparc64 only\)" \
+    "$BIN/dumpgen" --arch amd64 --format elf --corrupt sp64-hdr-size -o "$T/x"
+expect_exit "a minidump does not take elf-* kinds" 3 \
+    "--corrupt elf-overlap does not apply to minidumps \(full ELF cores only\)" \
+    "$BIN/dumpgen" --arch amd64 --corrupt elf-overlap -o "$T/x"
+expect_exit "sparc64 dumps have one version" 3 "sparc64 dumps have one version, 1, not '2'" \
+    "$BIN/dumpgen" --arch sparc64 --version 2 -o "$T/x"
+[ ! -e "$T/x" ] && ok "no refused --format left a file" || no "no refused --format left a file"
 
 # Reading memory, compared with the documented pattern.
 D="$T/d3"

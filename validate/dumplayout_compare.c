@@ -131,12 +131,12 @@ load_side(struct side *s, const struct dl_opts *o, struct dk_err *err)
 			found = 1;
 		}
 	v->nraw = 0;
-	if (found && hoff < s->d->src.size) {
-		n = s->d->src.size - hoff;
+	if (found && hoff < s->info->file_size) {
+		n = s->info->file_size - hoff;
 		if (n > CMP_HDRMAX)
 			n = CMP_HDRMAX;
-		if (dk_src_pread(&s->d->src, v->raw, (size_t)n, hoff,
-		    "header", err) == DK_OK)
+		if (dk_read_stream(s->d, hoff, v->raw, (size_t)n, err) ==
+		    DK_OK)
 			v->nraw = (size_t)n;
 	}
 	return 0;
