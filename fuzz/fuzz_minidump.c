@@ -11,6 +11,8 @@
  * kernbase, a few pages above it, the direct map and addresses taken
  * from the input.  A few invariants of the public API are checked on
  * the way; a broken one aborts, which libFuzzer reports as a crash.
+ * Then the validator checks the same bytes (dk_check_mem, with the
+ * pattern), so that every format's check is fuzzed with its reader.
  *
  * Linked with libFuzzer (make fuzz) or with replay.c (make fuzz-replay).
  */
@@ -421,6 +423,23 @@ open_and_run(const uint8_t *data, size_t size, const struct dk_open_opts *o,
 	return st;
 }
 
+/*
+ * The validator over the same bytes, whole (page tables and every page
+ * read) and with the pattern of seed 1: it answers, and every finding
+ * has a code the engine lists.
+ */
+static void
+fz_validate(const uint8_t *data, size_t size)
+{
+	struct dk_check_opts co = { .pattern = 1, .seed = 1,
+	    .finding = fz_finding };
+	struct dk_check_result res;
+	struct dk_err err;
+
+	if (dk_check_mem(data, size, FZ_NAME, &co, &res, &err) != DK_OK)
+		FZ_CHECK(err.msg[0] != '\0');
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -453,5 +472,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_CHECK(a.endian == dk_arch_endian(row));
 		}
 	}
+	fz_validate(data, size);
 	return 0;
 }
