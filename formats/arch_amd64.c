@@ -109,7 +109,7 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	enum dk_status st;
 
 	if (va < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx, outside the direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
 	if (d->info.version == 1) {
@@ -125,7 +125,7 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		if (d->info.version != 1)
 			d->unmapped_to = (va | ((1ull << AMD64_PDRSHIFT) - 1)) +
 			    1;
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (%s %#jx has no PG_V)", (uintmax_t)va,
 		    d->info.version == 1 ? "PTE" : "PDE", (uintmax_t)e);
 	}
@@ -144,7 +144,7 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
 		    (uintmax_t)pt, (uintmax_t)e);
 		if (!(e & AMD64_PG_V))
-			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (PTE %#jx at pa %#jx has no "
 			    "PG_V)", (uintmax_t)va, (uintmax_t)e,
 			    (uintmax_t)pt);
@@ -403,7 +403,7 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 
 	(void)w;
 	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not canonical (bits 63..48 are not copies of bit 47)",
 		    (uintmax_t)va);
 	for (size_t i = 0; i < DK_ARRAY_LEN(lv); i++) {
@@ -415,7 +415,7 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		DK_TRACE(d, "va %#jx: %s at pa %#jx = %#jx", (uintmax_t)va,
 		    lv[i].name, (uintmax_t)at, (uintmax_t)e);
 		if (!(e & AMD64_PG_V))
-			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (%s %#jx at pa %#jx has no PG_V)",
 			    (uintmax_t)va, lv[i].name, (uintmax_t)e,
 			    (uintmax_t)at);

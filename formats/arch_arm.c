@@ -182,12 +182,12 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	enum dk_status st;
 
 	if (va < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx; arm has no direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
 	idx = (va - kb) >> ARM_PAGE_SHIFT;
 	if (idx >= m->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
@@ -195,7 +195,7 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		    (uintmax_t)va);
 	t = (unsigned)e & ARM_L2_TYPE_MASK;
 	if (t == ARM_L2_TYPE_INV)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L2 PTE %#jx is a fault entry, type 0)",
 		    (uintmax_t)va, (uintmax_t)e);
 	if (t == ARM_L2_TYPE_T && m->mmuformat == ARM_MMU_V4)
@@ -388,7 +388,7 @@ arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 
 	(void)w;
 	if (va >= ARM_VA_END)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "past the 32-bit address space", (uintmax_t)va);
 	at = (root & ~0x3fffull) + (va >> ARM_L1_SHIFT) * 4;
 	if ((st = arm_entry(d, at, &e, err)) != DK_OK)
@@ -418,7 +418,7 @@ arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	    (uintmax_t)at, (uintmax_t)e);
 	t = (unsigned)e & ARM_L2_TYPE_MASK;
 	if (t == ARM_L2_TYPE_INV)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L2 entry %#jx at pa %#jx is invalid)",
 		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)at);
 	if (t == ARM_L2_TYPE_L)

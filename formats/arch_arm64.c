@@ -195,14 +195,14 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	enum dk_status st;
 
 	if (va < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx, outside the direct map "
 		    "[%#jx, %#jx))", (uintmax_t)va, (uintmax_t)kb,
 		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
 		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	idx = (va - kb) >> d->page_shift;
 	if (idx >= dk_md(d)->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the L3 array at %#jx, outside "
 		    "the direct map [%#jx, %#jx))", (uintmax_t)va,
 		    (uintmax_t)d->info.kva_end,
@@ -212,7 +212,7 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
 	if ((e & ARM64_ATTR_DESCR_MASK) != ARM64_L3_PAGE)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L3 descriptor %#jx is not a page, bits 1:0 = "
 		    "%ju)", (uintmax_t)va, (uintmax_t)e,
 		    (uintmax_t)(e & ARM64_ATTR_DESCR_MASK));

@@ -138,19 +138,19 @@ i386_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	enum dk_status st;
 
 	if (va < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx; i386 has no direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
 	idx = (va - kb) >> I386_PAGE_SHIFT;
 	if (idx >= m->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
 	if (!(e & I386_PG_V))
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (%sPTE %#jx has no PG_V)", (uintmax_t)va,
 		    pae ? "PAE " : "", (uintmax_t)e);
 	*pa = (e & (pae ? I386_PG_FRAME_PAE : I386_PG_FRAME)) |
@@ -327,7 +327,7 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	enum dk_status st;
 
 	if (va >= I386_VA_END)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "past the 32-bit address space", (uintmax_t)va);
 	if (pae) {
 		at = (root & ~0x1full) + (va >> I386_PDPSHIFT_PAE) * 8;
@@ -335,7 +335,7 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 			return dk_err_prefix(err, "virtual address %#jx: PDPT "
 			    "entry", (uintmax_t)va);
 		if (!(e & I386_PG_V))
-			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (PDPT entry %#jx at pa %#jx has "
 			    "no PG_V)", (uintmax_t)va, (uintmax_t)e,
 			    (uintmax_t)at);
@@ -350,7 +350,7 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	DK_TRACE(d, "va %#jx: PDE at pa %#jx = %#jx", (uintmax_t)va,
 	    (uintmax_t)at, (uintmax_t)e);
 	if (!(e & I386_PG_V))
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (PDE %#jx at pa %#jx has no PG_V)",
 		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)at);
 	if (e & I386_PG_PS) {
@@ -365,7 +365,7 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
 		    (uintmax_t)at, (uintmax_t)e);
 		if (!(e & I386_PG_V))
-			return dk_err_set(err, DK_ENOTMAPPED, "virtual address "
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (PTE %#jx at pa %#jx has no "
 			    "PG_V)", (uintmax_t)va, (uintmax_t)e,
 			    (uintmax_t)at);

@@ -413,20 +413,20 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return DK_OK;
 	}
 	if (page < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx and in none of the "
 		    "unmapped segments %s)", (uintmax_t)va, (uintmax_t)kb,
 		    is64 ? "XKPHYS, CKSEG0, CKSEG1" : "KSEG0, KSEG1");
 	idx = (page - kb) >> MIPS_PAGE_SHIFT;
 	if (idx >= m->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the PTE array at %#jx)",
 		    (uintmax_t)va, (uintmax_t)d->info.kva_end);
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
 	if (!(e & MIPS_PTE_V))
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (PTE %#jx has no PTE_V)", (uintmax_t)va,
 		    (uintmax_t)e);
 	*pa = ((e & mask) >> MIPS_PFN_SHIFT << MIPS_PAGE_SHIFT) |
@@ -451,7 +451,7 @@ mips_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if (mips_abi(d->arch) == DK_ABI_N64 || va < MIPS32_VA_END)
 		return mips_translate(d, va, pa, prot, err);
 	if ((va >> 31) != 0x1ffffffffull)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (%s is a 32-bit ABI: no address above "
 		    "0xffffffff other than the sign extension of "
 		    "0x80000000-0xffffffff)", (uintmax_t)va, d->arch->name);

@@ -576,7 +576,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 	enum dk_status st;
 
 	if (b == 0)
-		return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (no "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (no "
 		    "segment holds it: the hashed page table serves the "
 		    "kernel's segments [%#jx, %#jx) and the direct map's)",
 		    where, (uintmax_t)h->v[DK_H_KERNBASE],
@@ -587,7 +587,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 	if (!ppc64_vsid_used(d, vsid)) {
 		/* No PTE of this segment is valid: all of it is unmapped. */
 		d->unmapped_to = (a | (PPC64_SEG_SIZE - 1)) + 1;
-		return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (no "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (no "
 		    "valid entry of the hashed page table has the segment's "
 		    "VSID %#jx)", where, (uintmax_t)vsid);
 	}
@@ -633,7 +633,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			return DK_OK;
 		}
 	}
-	return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (no valid PTE "
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (no valid PTE "
 	    "for VSID %#jx page %#jx in PTEG %#jx (primary) or %#jx "
 	    "(secondary))", where, (uintmax_t)vsid, (uintmax_t)va_page,
 	    (uintmax_t)pteg[0], (uintmax_t)pteg[1]);
@@ -667,7 +667,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 	enum dk_status st;
 
 	if (a >> 52 != PPC64_RADIX_Q3)
-		return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (outside "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (outside "
 		    "quadrant 3 [0xc000000000000000, %#jx), the radix tree's "
 		    "2^52 bytes)", where, (uintmax_t)PPC64_RADIX_END);
 	for (unsigned lv = 0; lv < DK_ARRAY_LEN(shifts); lv++) {
@@ -689,7 +689,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			 * probe each of its pages.
 			 */
 			d->unmapped_to = (a | (size - 1)) + 1;
-			return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped "
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped "
 			    "(radix level %u entry %ju is %#jx, not valid)",
 			    where, lv + 1, (uintmax_t)idx, (uintmax_t)e);
 		}
@@ -704,7 +704,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 		}
 		t = e & PPC64_RPDE_NLB;
 	}
-	return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (radix level 4 "
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (radix level 4 "
 	    "entry %#jx has no leaf bit)", where, (uintmax_t)e);
 }
 
@@ -735,7 +735,7 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return DK_OK;
 	}
 	if (a < h->v[DK_H_KERNBASE])
-		return dk_err_set(err, DK_ENOTMAPPED, "%s: not mapped (below "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (below "
 		    "kernbase %#jx, outside the direct map [%#jx, %#jx])",
 		    where, (uintmax_t)h->v[DK_H_KERNBASE], (uintmax_t)db,
 		    (uintmax_t)de);

@@ -181,14 +181,14 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	enum dk_status st;
 
 	if (va < kb)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx, outside the direct map "
 		    "[%#jx, %#jx))", (uintmax_t)va, (uintmax_t)kb,
 		    (uintmax_t)d->hdr.v[DK_H_DMAPBASE],
 		    (uintmax_t)d->hdr.v[DK_H_DMAPEND]);
 	idx = (va - kb) >> RISCV_PAGE_SHIFT;
 	if (idx >= dk_md(d)->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (past the end of the L3 array at %#jx, outside "
 		    "the direct map [%#jx, %#jx))", (uintmax_t)va,
 		    (uintmax_t)d->info.kva_end,
@@ -198,11 +198,11 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
 	if ((e & RISCV_PTE_V) == 0)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L3 PTE 0x%016jx is not valid: V, bit 0, is "
 		    "clear)", (uintmax_t)va, (uintmax_t)e);
 	if ((e & RISCV_PTE_RWX) == 0)
-		return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L3 PTE 0x%016jx has V set but R, W and X "
 		    "clear: a pointer to a next-level table, not a leaf)",
 		    (uintmax_t)va, (uintmax_t)e);

@@ -59,14 +59,35 @@ disk_byte(size_t k, unsigned wordsize, enum dk_endian e)
 	return k - k % wordsize + (wordsize - 1 - k % wordsize);
 }
 
+/*
+ * The normalised 64-bit word whose 8 on-disk bytes start at p (at a
+ * word boundary of the on-disk encoding), for the word sizes the
+ * formats use.
+ */
+static inline uint64_t
+disk_word(const uint8_t *p, unsigned wordsize, enum dk_endian e)
+{
+	if (e != DK_BE)
+		return dec_le64(p);
+	if (wordsize == 8)
+		return dec_be64(p);
+	return (uint64_t)dec_be32(p + 4) << 32 | dec_be32(p);
+}
+
 void
 dk_bitmap_load(struct dk_bitmap *bm, uint64_t byteoff, const uint8_t *buf,
     size_t len, unsigned wordsize, enum dk_endian e)
 {
 	uint64_t cap = bm->nwords * 8;
+	size_t k = 0;
 
+	/* Whole words while the chunk is word-aligned: the common case. */
+	if (byteoff % 8 == 0 && (wordsize == 4 || wordsize == 8))
+		for (; k + 8 <= len && byteoff + k + 8 <= cap; k += 8)
+			bm->w[(byteoff + k) >> 3] = disk_word(buf + k,
+			    wordsize, e);
 	/* The normalised bytes are stored as LE words: byte k of w[]. */
-	for (size_t k = 0; k < len && byteoff + k < cap; k++) {
+	for (; k < len && byteoff + k < cap; k++) {
 		uint64_t i = byteoff + k;
 		uint8_t b = buf[disk_byte(k, wordsize, e)];
 		uint64_t *wp = &bm->w[i >> 3];

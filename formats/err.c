@@ -59,6 +59,17 @@ dk_err_off(struct dk_err *err, enum dk_status code, uint64_t off,
 	return code;
 }
 
+enum dk_status
+dk_err_code(struct dk_err *err, enum dk_status code)
+{
+	err->code = code;
+	err->sys_errno = 0;
+	err->offset = DK_ERR_NOOFFSET;
+	err->file = 0;
+	err->msg[0] = '\0';
+	return code;
+}
+
 /*
  * Add outer context and keep the code: "page 0x1f000" + "bad entry"
  * becomes "page 0x1f000: bad entry".  Truncates, never allocates.

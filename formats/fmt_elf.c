@@ -768,7 +768,7 @@ elfc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	const struct elfc_seg *s = find_seg(c->phys, c->nphys, pa);
 
 	if (s == NULL)
-		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
+		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx "
 		    "is in no physical PT_LOAD of the core", (uintmax_t)pa);
 	return seg_offset(d, s, pa, "physical", offp, err);
 }
@@ -786,7 +786,7 @@ elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
 		return seg_offset(d, s, va, "virtual", offp, err);
 	if (c->walk != NULL)
 		return DK_NOMATCH;
-	return dk_err_set(err, DK_ENOTDUMPED, "virtual address %#jx is in no "
+	return dk_err_miss(d, err, DK_ENOTDUMPED, "virtual address %#jx is in no "
 	    "virtual PT_LOAD of the core", (uintmax_t)va);
 }
 

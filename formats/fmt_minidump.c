@@ -592,13 +592,13 @@ dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	uint64_t bit, rank, off;
 
 	if (r == d->navail)
-		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
+		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx "
 		    "is outside physical memory (in no dump_avail range)",
 		    (uintmax_t)pa);
 	bit = m->avail_bit[r] + (pa >> d->page_shift) -
 	    (d->avail[r].start >> d->page_shift);
 	if (!dk_bitmap_test(&m->bm, bit))
-		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
+		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx: "
 		    "page not in the dump (bitmap bit %ju is clear)",
 		    (uintmax_t)pa, (uintmax_t)bit);
 	rank = dk_bitmap_rank(&m->bm, bit);
@@ -649,7 +649,7 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 	enum dk_status st;
 
 	if (idx >= m->pmap_nent)
-		return dk_err_set(err, DK_ENOTMAPPED, "pmap index %ju is past "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "pmap index %ju is past "
 		    "the %ju entries of the page-table area", (uintmax_t)idx,
 		    (uintmax_t)m->pmap_nent);
 	off = m->off_pmap + idx * m->pte_size;
@@ -690,7 +690,7 @@ dk_md_pmap_read(struct dk_dump *d, uint64_t off, void *buf, size_t len,
 	uint64_t size = d->hdr.v[DK_H_PMAPSIZE];
 
 	if (off > size || len > size - off)
-		return dk_err_set(err, DK_ENOTMAPPED, "pmap bytes [%#jx, +%zu) "
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "pmap bytes [%#jx, +%zu) "
 		    "are past the page-table area's %#jx bytes",
 		    (uintmax_t)off, len, (uintmax_t)size);
 	if (m->pmap_mem == NULL && size <= DK_PMAP_MEM_MAX && size > 0 &&

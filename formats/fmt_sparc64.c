@@ -320,7 +320,7 @@ sp64_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 	uint64_t o, page;
 
 	if (i == SIZE_MAX)
-		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx "
+		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx "
 		    "is in no region of the dump", (uintmax_t)pa);
 	o = s->reg[i].offs + s->delta + (pa - s->reg[i].pa);
 	page = o - (pa & (SP64_PAGE_SIZE - 1));
@@ -341,7 +341,7 @@ dk_sp64_tte(struct dk_dump *d, uint64_t slot, uint64_t *tag, uint64_t *data,
 	uint8_t b[16];
 
 	if (!s->tsb_ok) {
-		dk_err_set(err, DK_ENOTMAPPED, "%s", s->tsb_why);
+		dk_err_miss(d, err, DK_ENOTMAPPED, "%s", s->tsb_why);
 		return -1;
 	}
 	if (s->tsb != NULL)
@@ -402,7 +402,7 @@ sp64_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
 		    (uintmax_t)*pa);
 		return DK_OK;
 	}
-	return dk_err_set(err, DK_ENOTMAPPED, "virtual address %#jx: no "
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: no "
 	    "valid TTE matches it in TSB slot %ju (nor in the slots of the "
 	    "large pages around it)", (uintmax_t)va, (uintmax_t)first);
 }

@@ -40,6 +40,8 @@ page_at(struct dk_dump *d, struct dk_kmap_iter *it, dk_kvtop_prot_fn tr,
     uint64_t va, uint64_t *pa, uint64_t *off, unsigned *prot,
     struct dk_err *err)
 {
+	int ok;
+
 	if (++it->probes > budget(d)) {
 		dk_err_set(err, DK_ELIMIT, "the kernel map [%#jx, %#jx) "
 		    "needs more than %ju translations to walk (stopped at "
@@ -50,11 +52,13 @@ page_at(struct dk_dump *d, struct dk_kmap_iter *it, dk_kvtop_prot_fn tr,
 		    (uintmax_t)budget(d), (uintmax_t)va);
 		return 0;
 	}
-	if (tr(d, va, pa, prot, err) != DK_OK)
-		return 0;
+	/* A miss is an answer here: its message is not built. */
+	d->probing = 1;
+	ok = tr(d, va, pa, prot, err) == DK_OK &&
+	    d->fmt->pa_offset(d, *pa, off, err) == DK_OK;
+	d->probing = 0;
 	/* A page dumped as zeros and left out is no stored page. */
-	return d->fmt->pa_offset(d, *pa, off, err) == DK_OK &&
-	    *off != DK_OFF_ZERO;
+	return ok && *off != DK_OFF_ZERO;
 }
 
 int

@@ -813,7 +813,23 @@ struct dk_dump {
 	uint64_t		 unmapped_to;
 	/* Page-table entries the dump holds: the kernel-map walk's budget. */
 	uint64_t		 pt_nent;
+	/* Nonzero while the kernel-map walk probes: see dk_err_miss(). */
+	int			 probing;
 };
+
+/*
+ * A miss (DK_ENOTMAPPED, DK_ENOTDUMPED) of a translation or a lookup on
+ * d: dk_err_set(err, code, ...), but while the kernel-map walk probes
+ * (d->probing), where a miss is an answer that no one reads, only the
+ * code is set (dk_err_code): formatting a message for each unmapped
+ * page cost more than the walk itself.
+ */
+#define	dk_err_miss(d, err, code, ...)					\
+	((d)->probing ? dk_err_code((err), (code)) :			\
+	    dk_err_set((err), (code), __VA_ARGS__))
+
+/* Set err's code, with no place and an empty message; return it. */
+enum dk_status	dk_err_code(struct dk_err *, enum dk_status);
 
 /*
  * A minidump's state (d->priv of a minidump, native or portable): the

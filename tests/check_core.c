@@ -131,6 +131,53 @@ START_TEST(test_bitmap_load_be64)
 }
 END_TEST
 
+/*
+ * Every bit of 1004 pseudo-random bytes, loaded in chunks whose offsets
+ * alternate between word-aligned (the whole-word path) and not (the
+ * byte path), and in one piece, against FORMATS.md 1.4's formula: bit
+ * n is bit n%8 of byte ws*(n/(8ws)) + j, j = (n%(8ws))/8, or ws-1-j on
+ * a big-endian target.
+ */
+START_TEST(test_bitmap_load_paths)
+{
+	static const struct { unsigned ws; enum dk_endian e; } enc[] = {
+		{ 4, DK_LE }, { 8, DK_LE }, { 4, DK_BE }, { 8, DK_BE },
+	};
+	enum { LEN = 1004 };
+	uint8_t disk[LEN];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	struct dk_err err;
+
+	for (size_t i = 0; i < LEN; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		disk[i] = (uint8_t)x;
+	}
+	for (size_t t = 0; t < sizeof(enc) / sizeof(enc[0]); t++) {
+		unsigned ws = enc[t].ws;
+		size_t chunk = ws == 4 ? 12 : 24, nw = LEN / ws * ws;
+		struct dk_bitmap a, b;
+
+		ck_assert_int_eq(dk_bitmap_init(&a, 8 * nw, &err), DK_OK);
+		ck_assert_int_eq(dk_bitmap_init(&b, 8 * nw, &err), DK_OK);
+		dk_bitmap_load(&a, 0, disk, nw, ws, enc[t].e);
+		for (size_t off = 0; off < nw; off += chunk)
+			dk_bitmap_load(&b, off, disk + off, nw - off < chunk ?
+			    nw - off : chunk, ws, enc[t].e);
+		for (uint64_t n = 0; n < 8 * nw; n++) {
+			size_t j = (size_t)(n % (8 * ws)) / 8;
+			size_t byte = ws * (size_t)(n / (8 * ws)) +
+			    (enc[t].e == DK_BE ? ws - 1 - j : j);
+			int want = disk[byte] >> (n % 8) & 1;
+
+			ck_assert_int_eq(dk_bitmap_test(&a, n), want);
+			ck_assert_int_eq(dk_bitmap_test(&b, n), want);
+		}
+		dk_bitmap_free(&a);
+		dk_bitmap_free(&b);
+	}
+}
+END_TEST
+
 /* Bits at or past nbits are dropped on load: they do not exist. */
 START_TEST(test_bitmap_tail_cleared)
 {
@@ -319,6 +366,7 @@ core_suite(void)
 	tcase_add_test(tc, test_err_prefix_truncates);
 	tcase_add_test(tc, test_bitmap_load_be32);
 	tcase_add_test(tc, test_bitmap_load_be64);
+	tcase_add_test(tc, test_bitmap_load_paths);
 	tcase_add_test(tc, test_bitmap_tail_cleared);
 	tcase_add_test(tc, test_bitmap_rank);
 	tcase_add_test(tc, test_bitmap_empty);
