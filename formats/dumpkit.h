@@ -95,6 +95,12 @@ enum dk_decided {
 const char     *dumpkit_version(void);
 
 /*
+ * Parse a size: a decimal, 0x-hex or 0-octal number with an optional K, M,
+ * G, T or P suffix (powers of 1024; "MiB" reads as "M").  0, or -1.
+ */
+int		dk_parse_size(const char *, uint64_t *);
+
+/*
  * Architectures.  One row per (machine, byte order, ABI): "amd64", "i386",
  * "arm", "armeb", "aarch64", ...  The row names are FreeBSD's MACHINE_ARCH.
  */

@@ -66,8 +66,6 @@ enum dk_status	dk_part_pread(const struct dk_dump *, size_t i, void *,
 
 /* Parse a decimal, 0x-hex or 0-octal number; 0 or -1. */
 int		dk_parse_u64(const char *, uint64_t *);
-/* Parse a size with an optional K, M, G, T or P suffix (powers of 1024). */
-int		dk_parse_size(const char *, uint64_t *);
 
 /* ---------------------------------------------------------------------- */
 /* Tracing: DUMPKIT_TRACE set in the environment at open time.            */

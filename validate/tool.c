@@ -2,9 +2,11 @@
  * tool.c -- see tool.h.  What every tool does the same way, once: the
  * tools keep only what is their own (options, texts, their job).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tool.h"
 
@@ -72,4 +74,31 @@ tool_json_exit(struct json *j, int rc)
 {
 	json_u64(j, "exit", (uint64_t)rc);
 	json_end(j, 0);
+}
+
+int
+tool_finish(const struct tool *t, int rc)
+{
+	/* An earlier failed write set the error flag; its errno is gone. */
+	const char *why = ferror(stdout) ? "a write failed" : NULL;
+
+	if (fflush(stdout) != 0 && why == NULL)
+		why = strerror(errno);
+	if (fclose(stdout) != 0 && why == NULL)
+		why = strerror(errno);
+	if (why == NULL)
+		return rc;
+	fprintf(stderr, "%s: standard output: %s\n", t->name, why);
+	return rc < TOOL_UNUSABLE ? TOOL_UNUSABLE : rc;
+}
+
+int
+tool_parse_size(const struct tool *t, const char *option, const char *arg,
+    uint64_t *v)
+{
+	if (dk_parse_size(arg, v) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s: expected a size (a number, optionally "
+	    "with K, M, G, T or P), found '%s'\n", t->name, option, arg);
+	return -1;
 }

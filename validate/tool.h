@@ -56,6 +56,22 @@ int	tool_usage_error(const struct tool *, const char *fmt, ...)
  */
 int	tool_open_exit(enum dk_status);
 
+/*
+ * The end of every tool's main: flush and close standard output; if any
+ * write to it failed (a full disk, /dev/full, a closed pipe), say so on
+ * stderr and return TOOL_UNUSABLE where rc was a lesser status.  Every
+ * tool returns through this, so no write to stdout goes unchecked.
+ */
+int	tool_finish(const struct tool *, int rc);
+
+/*
+ * Parse a length option, "N" or "N" with a K, M, G, T or P suffix
+ * (powers of 1024, "MiB" as "M"; 0x for hex), as dk_parse_size() does;
+ * on failure say which option and what was found, and return -1.
+ */
+int	tool_parse_size(const struct tool *, const char *option,
+	    const char *arg, uint64_t *v);
+
 /* "big-endian", "little-endian" or "unknown". */
 const char *tool_endian_name(enum dk_endian);
 
