@@ -25,7 +25,7 @@ dk_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-int
+DK_EXPORT int
 dk_parse_size(const char *s, uint64_t *v)
 {
 	static const char units[] = "KMGTP";
