@@ -5,7 +5,13 @@
  * final rename stays on one file system), is fsynced, and is renamed into
  * place.  Without --force an existing target is never replaced: the final
  * step is link(2), which fails if the name exists, then unlink of the
- * temporary name.
+ * temporary name.  With --force only a regular file is replaced: a
+ * symlink, a device, a FIFO, a socket or a directory at the target is
+ * refused (a tool run as root must not turn /dev/sda into a file).
+ *
+ * DUMPKIT_NO_FSYNC=1 in the environment skips the fsync, for test suites
+ * that write many large files and do not test durability; nothing else
+ * should set it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +23,16 @@
 
 #include "minidump.h"
 
+/* What a non-regular file is, for the message that refuses it. */
+static const char *
+file_kind(mode_t m)
+{
+	return S_ISLNK(m) ? "a symbolic link" : S_ISDIR(m) ? "a directory" :
+	    S_ISCHR(m) ? "a character device" : S_ISBLK(m) ?
+	    "a block device" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ?
+	    "a socket" : "a special file";
+}
+
 enum dk_status
 dk_out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
 {
@@ -26,6 +42,14 @@ dk_out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->force = force;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		dk_err_set(err, DK_ESYS, "%s: is %s, not a regular file: "
+		    "dumpkit replaces only regular files%s", path,
+		    file_kind(st.st_mode), S_ISDIR(st.st_mode) ? "" :
+		    " (-o - writes to standard output)");
+		err->sys_errno = EEXIST;
+		return DK_ESYS;
+	}
 	if (!force && lstat(path, &st) == 0) {
 		dk_err_set(err, DK_ESYS, "%s: file exists (use --force to "
 		    "replace it)", path);
@@ -58,9 +82,12 @@ enum dk_status
 dk_out_commit(struct dk_out *o, struct dk_err *err)
 {
 	const char *what = "fsync";
-	int rc;
+	const char *nosync = getenv("DUMPKIT_NO_FSYNC");
+	struct stat st;
+	int rc = 0;
 
-	rc = fsync(o->fd);
+	if (nosync == NULL || strcmp(nosync, "1") != 0)
+		rc = fsync(o->fd);
 	if (rc == 0) {
 		what = "close";
 		rc = close(o->fd);
@@ -68,14 +95,17 @@ dk_out_commit(struct dk_out *o, struct dk_err *err)
 	}
 	if (rc == 0) {
 		what = "rename";
-		if (o->force)
+		/* Checked again: the target may have changed since open. */
+		if (lstat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			what = file_kind(st.st_mode);
+			errno = EEXIST;
+			rc = -1;
+		} else if (o->force)
 			rc = rename(o->tmp, o->path);
 		else if ((rc = link(o->tmp, o->path)) == 0)
 			(void)unlink(o->tmp);
 		else if (errno != EEXIST) {
 			/* A file system without hard links: check, rename. */
-			struct stat st;
-
 			if (lstat(o->path, &st) == 0)
 				errno = EEXIST;
 			else
@@ -85,9 +115,13 @@ dk_out_commit(struct dk_out *o, struct dk_err *err)
 	if (rc != 0) {
 		int e = errno;
 
-		dk_err_set(err, DK_ESYS, "%s: %s: %s", o->path, what,
-		    e == EEXIST ? "file exists (use --force to replace it)" :
-		    strerror(e));
+		if (what != NULL && strncmp(what, "a ", 2) == 0)
+			dk_err_set(err, DK_ESYS, "%s: became %s: dumpkit "
+			    "replaces only regular files", o->path, what);
+		else
+			dk_err_set(err, DK_ESYS, "%s: %s: %s", o->path, what,
+			    e == EEXIST ? "file exists (use --force to "
+			    "replace it)" : strerror(e));
 		err->sys_errno = e;
 		dk_out_abort(o);
 		return DK_ESYS;
