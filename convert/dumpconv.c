@@ -135,39 +135,11 @@ catch_fatal_signals(const char *tmp)
 	}
 }
 
-struct prog {
-	const char	*name;
-	uint64_t	 total;
-	struct timespec	 start;
-	time_t		 last;
-};
-
-static double
-since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* A progress line on stderr, at most once a second. */
+/* The sink's progress callback: bytes written so far. */
 static void
-show_progress(void *arg, uint64_t done)
+on_written(void *arg, uint64_t done)
 {
-	struct prog *p = arg;
-	double el = since(&p->start), rate = el > 0 ? (double)done / el : 0;
-	time_t now = time(NULL);
-
-	if (now == p->last && done < p->total)
-		return;
-	p->last = now;
-	fprintf(stderr, "\rdumpconv: %s: %ju / %ju MiB, %.0f MiB/s, %.0f s "
-	    "left   ", p->name, (uintmax_t)(done >> 20),
-	    (uintmax_t)(p->total >> 20), rate / 1048576.0,
-	    rate > 0 && p->total > done ? (double)(p->total - done) / rate :
-	    0.0);
+	tool_progress(arg, done);
 }
 
 /* The kerneldumpheader a dump came in, as savecore's info.N shows it. */
@@ -361,13 +333,21 @@ static int
 convert(struct dk_dump *d, const struct opts *o)
 {
 	int to_stdout = strcmp(o->out, "-") == 0;
-	struct prog pr = { .name = o->in };
+	struct tool_progress pr;
+	struct dk_elfmini_plan plan;
 	struct dk_out out = { .fd = -1 };
 	struct dk_sink sink;
 	struct dk_zout *z = NULL;
 	struct dk_err err;
 	enum dk_status st = DK_OK;
+	uint64_t total = dk_info(d)->file_size;
 
+	/* The output's size, for the progress line only (it costs a walk). */
+	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
+	    o->quiet);
+	if (pr.on && !o->native && dk_elfmini_plan(d, o->flags, &plan,
+	    &err) == DK_OK)
+		pr.total = plan.file_size;
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return TOOL_UNUSABLE;
@@ -375,11 +355,9 @@ convert(struct dk_dump *d, const struct opts *o)
 	if (!to_stdout)
 		catch_fatal_signals(out.tmp);
 	dk_sink_init(&sink, to_stdout ? STDOUT_FILENO : out.fd,
-	    to_stdout ? "<stdout>" : o->out);
-	pr.total = dk_info(d)->file_size;
-	if (!o->quiet && isatty(STDERR_FILENO) && pr.total >= PROGRESS_MIN) {
-		clock_gettime(CLOCK_MONOTONIC, &pr.start);
-		sink.progress = show_progress;
+	    to_stdout ? "standard output" : o->out);
+	if (pr.on) {
+		sink.progress = on_written;
 		sink.progress_arg = &pr;
 	}
 	if (o->compress != DK_COMP_NONE) {
@@ -397,8 +375,10 @@ convert(struct dk_dump *d, const struct opts *o)
 		    dk_elfmini_write(d, &sink, o->flags, &err);
 	if (st == DK_OK && z != NULL)
 		st = dk_zout_finish(z, &err);
-	if (sink.progress != NULL)
-		fputc('\n', stderr);
+	if (st == DK_OK)
+		tool_progress_end(&pr, sink.done);
+	else
+		tool_progress_clear(&pr);
 	if (st == DK_OK && !to_stdout)
 		st = dk_out_commit(&out, &err);
 	else if (!to_stdout)
@@ -413,7 +393,8 @@ convert(struct dk_dump *d, const struct opts *o)
 			fprintf(stderr, "dumpconv: %s\n", err.msg);
 		else
 			fprintf(stderr, "dumpconv: %s: %s\n", o->in, err.msg);
-		return TOOL_UNUSABLE;
+		/* An option this input cannot take (--drop-zero): usage. */
+		return err.code == DK_EINVAL ? TOOL_USAGE : TOOL_UNUSABLE;
 	}
 	if (o->verbose)
 		fprintf(stderr, "dumpconv: %s -> %s: %s, %ju bytes\n", o->in,
@@ -516,7 +497,7 @@ main(int argc, char **argv)
 		return tool_usage_error(&tool, "--json goes with --info");
 	o.in = argv[optind];
 	if (o.tar && !o.info)
-		return to_tar(&o);
+		return tool_finish(&tool, to_tar(&o));
 	if (dk_open(o.in, &o.open, &d, &err) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;
@@ -529,5 +510,5 @@ main(int argc, char **argv)
 	}
 	rc = o.info ? info(d, &o) : convert(d, &o);
 	dk_close(d);
-	return rc;
+	return tool_finish(&tool, rc);
 }

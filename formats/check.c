@@ -645,6 +645,8 @@ check_run(struct dk_ck *c, struct dk_err *err)
 			best = fo->check;
 		}
 	}
+	if (best == NULL && (st = dk_recognize(&c->src, err)) != DK_NOMATCH)
+		return st;
 	if (best == NULL)
 		return dk_err_at(err, DK_EUNSUP, c->src.name, 0, "not a dump "
 		    "format dumpkit knows (expected a minidump magic "
@@ -679,7 +681,6 @@ dk_check(const char *path, const struct dk_check_opts *o,
     struct dk_check_result *res, struct dk_err *err)
 {
 	struct dk_ck c;
-	struct stat sb;
 	enum dk_status st;
 	int fd;
 
@@ -687,25 +688,13 @@ dk_check(const char *path, const struct dk_check_opts *o,
 	ck_init(&c, o, res);
 	c.src.name = path;
 	c.path = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
-		err->sys_errno = errno;
-		if (fd >= 0)
-			close(fd);
-		return DK_ESYS;
-	}
-	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
-		close(fd);
-		return dk_err_set(err, DK_ESYS, "%s: not a regular file or a "
-		    "block device", path);
-	}
-	c.src.fd = fd;
-	c.src.size = (uint64_t)sb.st_size;
-	if (S_ISBLK(sb.st_mode)) {
-		off_t end = lseek(fd, 0, SEEK_END);
-
-		c.src.size = end < 0 ? 0 : (uint64_t)end;
+	if ((st = dk_src_open(path, &c.src, err)) != DK_OK)
+		return st;
+	fd = c.src.fd;
+	if (strcmp(path, "-") == 0) {
+		/* Standard input can be read once: open on its copy. */
+		c.src.name = "standard input";
+		c.inner = 1;
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	st = check_run(&c, err);

@@ -42,7 +42,8 @@ struct dk_ck {
 	const char		*path;		/* the file, or NULL: ... */
 	const void		*mem;		/* ... bytes in memory */
 	size_t			 len;
-	int			 inner;		/* src is inside a container */
+	int			 inner;		/* open on src: inside a container,
+						 * or standard input's copy */
 	int			 stop;		/* a container says: no stream */
 	void			*fstate;	/* the format check's own */
 	uint64_t		 off_shift;	/* the stream's offset in the file */

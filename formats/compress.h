@@ -64,6 +64,15 @@ struct dk_unz {
 enum dk_status	dk_unz_file(const struct dk_src *, enum dk_comp,
 		    int keep_partial, struct dk_unz *, struct dk_err *);
 
+/*
+ * Copy the stream on descriptor in (standard input, a pipe) to a new
+ * temporary file with no name, as dk_unz_file() does, reading it once
+ * front to back; whole zero blocks become holes.  *fd the file (the
+ * caller closes it), *size its length.  name is for messages.
+ */
+enum dk_status	dk_spool_fd(int in, const char *name, int *fd,
+		    uint64_t *size, struct dk_err *);
+
 /* The container rows of dump.c's containers[]. */
 extern const struct dk_container_ops dk_ctr_gzip;
 extern const struct dk_container_ops dk_ctr_zstd;

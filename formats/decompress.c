@@ -280,9 +280,9 @@ tmp_dir(void)
 	return t != NULL && *t != '\0' ? t : "/tmp";
 }
 
-/* A temporary file with no name in TMPDIR. */
+/* A temporary file with no name in TMPDIR, to hold "what". */
 static int
-tmp_open(const char *name, struct dk_err *err)
+tmp_open(const char *name, const char *what, struct dk_err *err)
 {
 	const char *dir = tmp_dir();
 	char path[4096];
@@ -307,8 +307,7 @@ tmp_open(const char *name, struct dk_err *err)
 	return fd;
 fail:
 	dk_err_set(err, DK_ESYS, "%s: creating a temporary file in %s (set "
-	    "TMPDIR) for the decompressed dump: %s", name, dir,
-	    strerror(errno));
+	    "TMPDIR) for %s: %s", name, dir, what, strerror(errno));
 	err->sys_errno = errno;
 	return -1;
 }
@@ -373,6 +372,53 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 		n -= run;
 		u->size += run;
 	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_spool_fd(int in, const char *name, int *fd, uint64_t *size,
+    struct dk_err *err)
+{
+	struct dk_src src = { .fd = in, .name = name };
+	struct dk_unz u = { .kind = DK_COMP_NONE, .fd = -1 };
+	struct unz s = { .src = &src, .u = &u };
+	enum dk_status st = DK_OK;
+	ssize_t n;
+
+	*fd = -1;
+	*size = 0;
+	if ((s.out = malloc(UNZ_OUT)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory", name);
+	if ((u.fd = tmp_open(name, "a copy of it", err)) < 0) {
+		free(s.out);
+		return err->code;
+	}
+	while (st == DK_OK && (n = read(in, s.out, UNZ_OUT)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			dk_err_off(err, DK_ESYS, u.size, "%s: reading at "
+			    "offset %#jx: %s", name, (uintmax_t)u.size,
+			    strerror(errno));
+			err->sys_errno = errno;
+			st = DK_ESYS;
+		} else
+			st = put(&s, s.out, (size_t)n, err);
+	}
+	/* A trailing hole still counts: the file is as long as the stream. */
+	if (st == DK_OK && ftruncate(u.fd, (off_t)u.size) != 0) {
+		dk_err_set(err, DK_ESYS, "%s: sizing the temporary copy in %s "
+		    "(TMPDIR): %s", name, tmp_dir(), strerror(errno));
+		err->sys_errno = errno;
+		st = DK_ESYS;
+	}
+	free(s.out);
+	if (st != DK_OK) {
+		close(u.fd);
+		return st;
+	}
+	*fd = u.fd;
+	*size = u.size;
 	return DK_OK;
 }
 
@@ -575,7 +621,7 @@ dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
 		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
 		goto out;
 	}
-	if ((u->fd = tmp_open(src->name, err)) < 0) {
+	if ((u->fd = tmp_open(src->name, "the decompressed dump", err)) < 0) {
 		st = DK_ESYS;
 		goto out;
 	}

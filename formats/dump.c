@@ -104,6 +104,8 @@ open_format(struct dk_dump *d, const struct dk_format_ops *fmt,
 		d->info.file_size = d->src.size;
 		return formats[i]->open(d, o, err);
 	}
+	if ((st = dk_recognize(&d->src, err)) != DK_NOMATCH)
+		return st;
 	if (d->nlayers > 0)
 		return dk_err_at(err, DK_EUNSUP, d->src.name, 0, "not a dump "
 		    "format dumpkit knows (expected \"minidump\" or an ELF "
@@ -151,30 +153,6 @@ new_dump(const char *name, struct dk_err *err)
 	return d;
 }
 
-/* Open path read-only as src (a regular file or a block device). */
-static enum dk_status
-open_file(const char *path, struct dk_src *src, struct dk_err *err)
-{
-	struct stat sb;
-
-	src->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (src->fd < 0 || fstat(src->fd, &sb) != 0) {
-		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
-		err->sys_errno = errno;
-		return DK_ESYS;
-	}
-	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode))
-		return dk_err_set(err, DK_EINVAL, "%s: not a regular file",
-		    path);
-	src->size = (uint64_t)sb.st_size;
-	if (S_ISBLK(sb.st_mode)) {
-		off_t end = lseek(src->fd, 0, SEEK_END);
-
-		src->size = end < 0 ? 0 : (uint64_t)end;
-	}
-	return DK_OK;
-}
-
 enum dk_status
 dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
     size_t n, const struct dk_open_opts *o, struct dk_dump **dp,
@@ -187,9 +165,11 @@ dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
 	*dp = NULL;
 	if (n == 0)
 		return dk_err_set(err, DK_EINVAL, "no file to open");
-	if ((d = new_dump(paths[0], err)) == NULL)
+	/* Messages name standard input so, not "-". */
+	if ((d = new_dump(strcmp(paths[0], "-") == 0 ? "standard input" :
+	    paths[0], err)) == NULL)
 		return DK_ENOMEM;
-	if ((st = open_file(paths[0], &d->src, err)) != DK_OK) {
+	if ((st = dk_src_open(paths[0], &d->src, err)) != DK_OK) {
 		dk_close(d);
 		return st;
 	}
@@ -207,7 +187,7 @@ dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
 			p->fd = -1;
 			p->name = paths[d->npart];
 			p->index = (uint32_t)d->npart;
-			if ((st = open_file(p->name, p, err)) != DK_OK) {
+			if ((st = dk_src_open(p->name, p, err)) != DK_OK) {
 				d->npart++;	/* so that dk_close closes it */
 				dk_close(d);
 				return st;

@@ -551,7 +551,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
 	if ((pl->keep = pl->kind->keep != NULL ? pl->kind->keep(d,
 	    &pl->ext_size) : NULL) == NULL && (flags & DK_ELFMINI_DROP_ZERO)) {
 		if (!pl->kind->drop_zero)
-			return dk_err_set(err, DK_EUNSUP, "%s: --drop-zero "
+			return dk_err_set(err, DK_EINVAL, "%s: --drop-zero "
 			    "leaves out the zero pages of a full ELF core; a "
 			    "%s's pages are kept as its own format stores them",
 			    d->src.name, pl->kind->name);

@@ -105,7 +105,10 @@ struct dk_out {
 	int	 force;
 };
 
-/* Create a temporary file beside path; refuse an existing path unless force. */
+/*
+ * Create a temporary file beside path; refuse an existing path unless
+ * force, and anything but a regular file even then.
+ */
 enum dk_status	dk_out_open(struct dk_out *, const char *path, int force,
 		    struct dk_err *);
 /* fsync the temporary file and rename it to its final name. */

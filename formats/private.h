@@ -39,6 +39,14 @@ struct dk_src {
 };
 
 /*
+ * Open path read-only as src: a regular file or a block device; "-" is
+ * standard input (copied once to a temporary file unless it is a regular
+ * file).  A directory, a character device, a FIFO: DK_ESYS, unusable.
+ */
+enum dk_status	dk_src_open(const char *path, struct dk_src *,
+		    struct dk_err *);
+
+/*
  * Read exactly len bytes at off; "what" names the structure for the
  * message.  Reading past the end of the file is DK_ETRUNC.
  */
@@ -750,6 +758,12 @@ struct dk_format_ops {
 
 /* The i-th format of the formats table (dump.c), or NULL past the end. */
 const struct dk_format_ops *dk_format_at(size_t);
+/*
+ * A stream no format takes, held against the dumps dumpkit recognises
+ * but does not read yet (recognize.c): DK_EUNSUP with a message naming
+ * what it is, or DK_NOMATCH.
+ */
+enum dk_status	dk_recognize(const struct dk_src *, struct dk_err *);
 
 /*
  * The page cache of the page-read path: DK_PCACHE_N pages, replaced in

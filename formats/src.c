@@ -1,14 +1,69 @@
 /*
- * src.c -- positioned reads from a file descriptor or from memory, and
- * the trace channel.  Offsets are 64-bit; nothing reads a whole dump.
+ * src.c -- opening an input, positioned reads from a file descriptor or
+ * from memory, and the trace channel.  Offsets are 64-bit; nothing reads a whole dump.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "private.h"
+
+/*
+ * Open path read-only as src: a regular file or a block device, or for
+ * "-" standard input (used as it is where it is a regular file, else
+ * copied once to a temporary file with no name, as compressed streams
+ * are).  Anything else (a directory, /dev/null, a FIFO) is unusable.
+ */
+enum dk_status
+dk_src_open(const char *path, struct dk_src *src, struct dk_err *err)
+{
+	struct stat sb;
+	int in = strcmp(path, "-") == 0;
+
+	src->fd = in ? fcntl(0, F_DUPFD_CLOEXEC, 3) :
+	    open(path, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0 || fstat(src->fd, &sb) != 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", in ? "standard input" :
+		    path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	if (in && !S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
+		int pipe_fd = src->fd;
+		uint64_t size;
+		enum dk_status st;
+
+		st = dk_spool_fd(pipe_fd, "standard input", &src->fd, &size,
+		    err);
+		close(pipe_fd);
+		if (st != DK_OK)
+			return st;
+		src->size = size;
+		return DK_OK;
+	}
+	if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode)) {
+		dk_err_set(err, DK_ESYS, "%s: is %s, not a dump (a regular "
+		    "file or a block device)", path, S_ISDIR(sb.st_mode) ?
+		    "a directory" : S_ISCHR(sb.st_mode) ?
+		    "a character device" : S_ISFIFO(sb.st_mode) ?
+		    "a FIFO (give it as - on standard input)" :
+		    "a special file");
+		err->sys_errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
+		return DK_ESYS;
+	}
+	src->size = (uint64_t)sb.st_size;
+	if (S_ISBLK(sb.st_mode)) {
+		off_t end = lseek(src->fd, 0, SEEK_END);
+
+		src->size = end < 0 ? 0 : (uint64_t)end;
+	}
+	return DK_OK;
+}
 
 enum dk_status
 dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,

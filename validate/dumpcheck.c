@@ -45,7 +45,8 @@ static const char help_text[] =
 "  -m, --max-findings N report at most N findings per file\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
-"  -q, --quiet          print only findings at error severity\n"
+"  -q, --quiet          print only findings at error severity, and no\n"
+"                       progress line\n"
 "  -v, --verbose        also say how deep each file was checked and how\n"
 "                       much page data was read\n"
 "      --no-progress    no progress line on a terminal\n"
@@ -71,9 +72,7 @@ struct out {
 	const struct opts *o;
 	struct json	*j;
 	const char	*path;
-	int		 tty;
-	int		 shown;		/* a progress line is on the screen */
-	struct timespec	 last;
+	struct tool_progress pr;
 };
 
 static void
@@ -81,10 +80,7 @@ on_finding(void *arg, const struct dk_finding *f)
 {
 	struct out *w = arg;
 
-	if (w->shown) {
-		fputs("\r\033[K", stderr);
-		w->shown = 0;
-	}
+	tool_progress_clear(&w->pr);
 	if (w->j != NULL) {
 		json_begin(w->j, NULL, 0);
 		json_str(w->j, "code", f->code);
@@ -112,19 +108,9 @@ static void
 on_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct out *w = arg;
-	struct timespec now;
 
-	if (!w->tty || total == 0)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (w->shown && (now.tv_sec - w->last.tv_sec) * 1000000000L +
-	    (now.tv_nsec - w->last.tv_nsec) < 200000000L)
-		return;
-	w->last = now;
-	fprintf(stderr, "\r\033[Kdumpcheck: %s: %3ju%% of %ju MiB", w->path,
-	    (uintmax_t)(done * 100 / total), (uintmax_t)(total >> 20));
-	fflush(stderr);
-	w->shown = 1;
+	w->pr.total = total;
+	tool_progress(&w->pr, done);
 }
 
 static void
@@ -143,11 +129,13 @@ check_one(const struct opts *o, struct json *j, const char *path)
 {
 	struct dk_check_opts co = o->check;
 	struct dk_check_result res;
-	struct out w = { o, j, path, 0, 0, { 0, 0 } };
+	struct out w = { o, j, path, { 0 } };
 	struct dk_err err;
 	enum dk_status st;
 
-	w.tty = o->progress && isatty(STDERR_FILENO);
+	/* Any size: the check of a small file is quick, its line brief. */
+	tool_progress_start(&w.pr, &tool, path, "checked", 0, 0, o->quiet ||
+	    !o->progress);
 	co.finding = on_finding;
 	co.progress = on_progress;
 	co.arg = &w;
@@ -157,8 +145,9 @@ check_one(const struct opts *o, struct json *j, const char *path)
 		json_begin(j, "findings", 1);
 	}
 	st = dk_check(path, &co, &res, &err);
-	if (w.shown)
-		fputs("\r\033[K", stderr);
+	if (st == DK_OK && w.pr.shown)
+		tool_progress_end(&w.pr, w.pr.done);
+	tool_progress_clear(&w.pr);
 	if (j != NULL) {
 		json_end(j, 1);
 		json_bool(j, "examined", st == DK_OK);
@@ -290,7 +279,7 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			list_codes();
-			return TOOL_OK;
+			return tool_finish(&tool, TOOL_OK);
 		default:
 			return tool_option(&tool, c, argv);
 		}
@@ -317,5 +306,5 @@ main(int argc, char **argv)
 		json_end(&j, 1);
 		tool_json_exit(&j, rc);
 	}
-	return fflush(stdout) == 0 ? rc : TOOL_UNUSABLE;
+	return tool_finish(&tool, rc);
 }

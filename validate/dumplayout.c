@@ -177,5 +177,5 @@ main(int argc, char **argv)
 	else
 		return tool_usage_error(&dl_tool, "unknown command, or wrong "
 		    "number of arguments: '%s'", cmd);
-	return fflush(stdout) == 0 ? rc : TOOL_UNUSABLE;
+	return tool_finish(&dl_tool, rc);
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -16,10 +17,10 @@ tool_option(const struct tool *t, int c, char *const *argv)
 	switch (c) {
 	case 'h':
 		printf("%s\n%s", t->usage, t->help);
-		return TOOL_OK;
+		return tool_finish(t, TOOL_OK);
 	case 'V':
 		printf("%s (dumpkit) %s\n", t->name, dumpkit_version());
-		return TOOL_OK;
+		return tool_finish(t, TOOL_OK);
 	default:
 		/* getopt_long named it already, unless told to be quiet. */
 		if (opterr == 0 && optopt != 0)
@@ -80,7 +81,7 @@ int
 tool_finish(const struct tool *t, int rc)
 {
 	/* An earlier failed write set the error flag; its errno is gone. */
-	const char *why = ferror(stdout) ? "a write failed" : NULL;
+	const char *why = ferror(stdout) ? "write error" : NULL;
 
 	if (fflush(stdout) != 0 && why == NULL)
 		why = strerror(errno);
@@ -101,4 +102,110 @@ tool_parse_size(const struct tool *t, const char *option, const char *arg,
 	fprintf(stderr, "%s: %s: expected a size (a number, optionally "
 	    "with K, M, G, T or P), found '%s'\n", t->name, option, arg);
 	return -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Progress.                                                               */
+
+static double
+seconds_since(const struct timespec *t0, const struct timespec *t)
+{
+	return (double)(t->tv_sec - t0->tv_sec) +
+	    (double)(t->tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* n bytes as "512 KiB", "1.6 GiB": three significant digits at most. */
+static const char *
+human(uint64_t n, char *buf, size_t len)
+{
+	static const char units[][4] = { "B", "KiB", "MiB", "GiB", "TiB",
+	    "PiB", "EiB" };
+	double v = (double)n;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 || v >= 100 ? "%.0f %s" : "%.1f %s", v,
+	    units[u]);
+	return buf;
+}
+
+void
+tool_progress_start(struct tool_progress *p, const struct tool *t,
+    const char *what, const char *verb, uint64_t total, uint64_t min,
+    int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->tool = t;
+	p->what = what;
+	p->verb = verb;
+	p->total = total;
+	p->on = !quiet && total >= min && isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+void
+tool_progress(struct tool_progress *p, uint64_t done)
+{
+	struct timespec now;
+	double el, rate;
+	char a[32], b[32], r[32];
+
+	p->done = done;
+	if (!p->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (p->shown && seconds_since(&p->last, &now) < 0.2)
+		return;
+	p->last = now;
+	el = seconds_since(&p->start, &now);
+	fprintf(stderr, "\r\033[K%s: %s: ", p->tool->name, p->what);
+	if (p->total > 0)
+		fprintf(stderr, "%3u%%  %s of %s", (unsigned)(done >= p->total ?
+		    100 : done * 100 / p->total), human(done, a, sizeof(a)),
+		    human(p->total, b, sizeof(b)));
+	else
+		fprintf(stderr, "%s %s", human(done, a, sizeof(a)), p->verb);
+	/* A rate from less than a second of work says nothing yet. */
+	if (el >= 1 && done > 0) {
+		rate = (double)done / el;
+		fprintf(stderr, ", %s/s", human((uint64_t)rate, r, sizeof(r)));
+		if (p->total > done)
+			fprintf(stderr, ", %.0f s left",
+			    (double)(p->total - done) / rate + 0.5);
+	}
+	fflush(stderr);
+	p->shown = 1;
+}
+
+void
+tool_progress_clear(struct tool_progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", stderr);
+		p->shown = 0;
+	}
+}
+
+void
+tool_progress_end(struct tool_progress *p, uint64_t done)
+{
+	struct timespec now;
+	double el;
+	char a[32], r[32];
+
+	if (!p->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = seconds_since(&p->start, &now);
+	fprintf(stderr, "\r\033[K%s: %s: %s %s in %.1f s", p->tool->name,
+	    p->what, human(done, a, sizeof(a)), p->verb, el);
+	if (el > 0)
+		fprintf(stderr, ", %s/s", human((uint64_t)((double)done / el),
+		    r, sizeof(r)));
+	fputc('\n', stderr);
+	p->shown = 0;
+	p->on = 0;
 }

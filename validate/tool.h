@@ -8,6 +8,7 @@
 #define DK_TOOL_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "dumpkit.h"
 #include "json.h"
@@ -41,8 +42,8 @@ struct tool {
 /*
  * The end of a tool's option switch, for c as getopt_long returned it:
  * 'h' prints the usage and the help on stdout, 'V' "TOOL (dumpkit)
- * VERSION" (both TOOL_OK); anything else is an option getopt_long
- * refused: the usage on stderr, TOOL_USAGE.  With opterr 0, getopt_long
+ * VERSION" (both TOOL_OK, through tool_finish()); anything else is an
+ * option getopt_long refused: the usage on stderr, TOOL_USAGE.  With opterr 0, getopt_long
  * said nothing, and this names the option (argv: the tool's).
  */
 int	tool_option(const struct tool *, int c, char *const *argv);
@@ -71,6 +72,46 @@ int	tool_finish(const struct tool *, int rc);
  */
 int	tool_parse_size(const struct tool *, const char *option,
 	    const char *arg, uint64_t *v);
+
+/*
+ * The progress line of a long-running tool, the same in every tool: on
+ * stderr, only where stderr is a terminal and not --quiet, at most five
+ * redraws a second:
+ *
+ *	dumpconv: vmcore.3:  42%  1.6 GiB of 3.9 GiB, 410 MiB/s, 6 s left
+ *
+ * the rate and the time left only once a second has passed (before that
+ * there is no rate worth printing); tool_progress_end() replaces it by a
+ * final line whose numbers are exact.  The line goes before any other
+ * output on stderr or stdout: tool_progress_clear() erases it first.
+ */
+struct tool_progress {
+	const struct tool *tool;
+	const char	*what;		/* the file, as the line names it */
+	const char	*verb;		/* "written", "checked" */
+	uint64_t	 total;		/* bytes expected; 0: unknown */
+	uint64_t	 done;
+	int		 on;		/* drawing at all */
+	int		 shown;		/* a line is on the screen */
+	struct timespec	 start, last;
+};
+
+/*
+ * Start p for what (total bytes, 0 if not known); quiet, or a total under
+ * min bytes (too short to need one), or stderr not a terminal: no line.
+ */
+void	tool_progress_start(struct tool_progress *p, const struct tool *,
+	    const char *what, const char *verb, uint64_t total, uint64_t min,
+	    int quiet);
+/* done bytes so far: redraw if the last redraw is 0.2 s old. */
+void	tool_progress(struct tool_progress *p, uint64_t done);
+/* Erase the line, if one is shown, so that other output can follow. */
+void	tool_progress_clear(struct tool_progress *p);
+/*
+ * The final line, with exact figures ("3.9 GiB written in 9.6 s,
+ * 412 MiB/s") where a line was drawn; what follows (an fsync) draws none.
+ */
+void	tool_progress_end(struct tool_progress *p, uint64_t done);
 
 /* "big-endian", "little-endian" or "unknown". */
 const char *tool_endian_name(enum dk_endian);
