@@ -367,10 +367,14 @@ em_raw(struct dk_ck *c, struct dk_emv *em, const struct dk_portable *raw,
 	char arch[17];
 
 	*rowp = NULL;
-	if (em_identify(c, em) != DK_OK)
+	if (em_identify(c, em) != DK_OK) {
+		/* A Linux vmcore, a process core: named for what it is. */
+		if (dk_recognize(&c->src, err) != DK_NOMATCH)
+			return err->code;
 		return dk_err_at(err, DK_EUNSUP, c->src.name, 0, "an ELF "
 		    "file, but not a portable ELF minidump (an ELF core whose "
 		    "first note is dumpkit's info note)");
+	}
 	if (c->src.size < EM_EHDR) {
 		dk_ck_emit(c, "file.truncated", c->src.size, "the file ends "
 		    "at %#jx, inside the %u-byte ELF header",

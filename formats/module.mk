@@ -1,6 +1,7 @@
 LIB_SRCS += formats/err.c formats/src.c formats/layout.c formats/bitmap.c \
 	    formats/arch.c formats/dump.c formats/out.c formats/pattern.c formats/parse.c \
 	    formats/fmt_minidump.c formats/fmt_elfmini.c formats/kmap.c \
+	    formats/recognize.c \
 	    formats/fmt_kdh.c formats/check_kdh.c \
 	    formats/sink.c formats/check.c \
 	    formats/arch_amd64.c formats/arch_i386.c formats/arch_arm.c \
