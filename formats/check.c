@@ -85,6 +85,8 @@ const struct dk_check_code dk_ck_codes[] = {
 	  "a page table that maps itself or refers to an ancestor" },
 	{ "pmap.walk-limit", DK_SEV_NOTE,
 	  "the page-table walk stopped at its step limit" },
+	{ "pmap.untranslated", DK_SEV_NOTE,
+	  "a valid entry dumpkit does not translate (an ARMv4 tiny page)" },
 	{ "content.pattern-mismatch", DK_SEV_ERROR,
 	  "a page differs from the fixture pattern (--pattern)" },
 	{ "content.read-error", DK_SEV_ERROR,

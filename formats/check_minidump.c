@@ -1001,8 +1001,21 @@ native_raw(struct dk_ck *c, struct dk_err *err)
 
 struct pmstat {
 	struct dk_ck_acc	past, hole, notdumped, ptmiss, loop, misal;
+	struct dk_ck_acc	untrans;
 	uint64_t	steps;
 };
+
+/*
+ * An entry the family's kvtop does not decode (DK_EUNSUP: an ARMv4 1 KiB
+ * tiny page): no error in the dump, a hole in what dumpkit reads.
+ */
+static void
+untranslated(struct pmstat *ps, uint64_t off, const struct dk_err *e)
+{
+	dk_ck_acc_add(&ps->untrans, off, "%s: the page is a hole in the "
+	    "kernel map dumpkit reads (and in a portable file's virtual "
+	    "segments)", e->msg);
+}
 
 
 /* Judge a PA a valid entry maps; large: a large page, judge its base. */
@@ -1079,10 +1092,13 @@ walk_flat(struct dk_ck *c, struct pmstat *ps)
 
 	for (uint64_t i = 0; i < m->pmap_nent; i++) {
 		uint64_t va = kb + (i << d->page_shift), pa;
+		uint64_t off = m->off_pmap + i * m->pte_size;
+		enum dk_status st = m->fam->kvtop(d, va, &pa, NULL, &e);
 
-		if (m->fam->kvtop(d, va, &pa, NULL, &e) == DK_OK)
-			classify(c, ps, pa, m->off_pmap + i * m->pte_size, va,
-			    0);
+		if (st == DK_OK)
+			classify(c, ps, pa, off, va, 0);
+		else if (st == DK_EUNSUP)
+			untranslated(ps, off, &e);
 	}
 }
 
@@ -1096,6 +1112,7 @@ walk_generic(struct dk_ck *c, struct pmstat *ps)
 	struct dk_dump *d = c->d;
 	uint64_t va = d->info.kernbase & ~(d->page_size - 1), pa;
 	struct dk_err e;
+	enum dk_status st;
 
 	while (va >= d->info.kernbase && va < d->info.kva_end) {
 		if (ps->steps++ >= CK_WALK_MAX) {
@@ -1107,8 +1124,11 @@ walk_generic(struct dk_ck *c, struct pmstat *ps)
 			return;
 		}
 		d->unmapped_to = 0;
-		if (dk_md_kvtop_prot(d, va, &pa, NULL, &e) == DK_OK)
+		st = dk_md_kvtop_prot(d, va, &pa, NULL, &e);
+		if (st == DK_OK)
 			classify(c, ps, pa, UINT64_MAX, va, 0);
+		else if (st == DK_EUNSUP)
+			untranslated(ps, UINT64_MAX, &e);
 		va = d->unmapped_to > va ? d->unmapped_to : va + d->page_size;
 	}
 }
@@ -1186,6 +1206,7 @@ pmap_check(struct dk_ck *c)
 	dk_ck_acc_flush(c, "pmap.large-misaligned", &ps.misal, "entries");
 	dk_ck_acc_flush(c, "pmap.page-not-dumped", &ps.notdumped, "entries");
 	dk_ck_acc_flush(c, "pmap.pa-in-hole", &ps.hole, "entries");
+	dk_ck_acc_flush(c, "pmap.untranslated", &ps.untrans, "entries");
 }
 
 /* ---------------------------------------------------------------------- */

@@ -8,7 +8,10 @@
  * ELF core's page-table walk (fmt_elf.c, to the top of the address
  * space); where it knows a whole block is unmapped (an invalid amd64
  * PDE) it says so in d->unmapped_to and the walk jumps over it.  The
- * pmap area is read through a one-block cache.
+ * pmap area is read through a one-block cache.  A page whose entry
+ * dumpkit cannot translate (DK_EUNSUP: an ARMv4 1 KiB tiny page) ends
+ * a run like an unmapped one: one such entry is a hole in the virtual
+ * segments, not a failed conversion.
  */
 #include "private.h"
 
@@ -94,8 +97,13 @@ dk_kmap_walk(struct dk_dump *d, struct dk_kmap_iter *it,
 		d->unmapped_to = 0;
 		if (page_at(d, it, tr, it->va, &pa, &off, &prot, err))
 			break;
+		/*
+		 * An entry the translation does not decode (an ARMv4 1 KiB
+		 * tiny page, a V4 fine table: DK_EUNSUP) is a hole in the
+		 * runs, as an unmapped page is; dumpcheck reports it.
+		 */
 		if (err->code != DK_ENOTMAPPED && err->code != DK_ENOTDUMPED &&
-		    err->code != DK_ETRUNC) {
+		    err->code != DK_ETRUNC && err->code != DK_EUNSUP) {
 			it->done = 1;
 			return 0;
 		}
