@@ -1,6 +1,10 @@
 TOOLS	+= dumpinfo
 
-$(B)/bin/dumpinfo: $(B)/validate/dumpinfo.o $(TOOL_OBJ) $(LIB)
+# savecore's info.N (validate/savecore.c), read by dumpinfo and dumpconv:
+# link $(SAVECORE_OBJ) into a tool that reads it.
+SAVECORE_OBJ = $(B)/validate/savecore.o
+
+$(B)/bin/dumpinfo: $(B)/validate/dumpinfo.o $(SAVECORE_OBJ) $(TOOL_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 TOOLS	+= dumpcheck
