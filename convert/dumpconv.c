@@ -19,6 +19,7 @@
 
 #include "compress.h"
 #include "minidump.h"
+#include "../validate/savecore.h"
 #include "../validate/tool.h"
 
 #define	PROGRESS_MIN	(256ull << 20)	/* show progress above this size */
@@ -201,6 +202,27 @@ to_tar(const struct opts *o)
 	return TOOL_OK;
 }
 
+/*
+ * A saved vmcore has no kerneldumpheader; savecore left its facts in
+ * info.N beside it.  *si filled and 1 if there is one; a file that does
+ * not parse is a warning.
+ */
+static int
+saved_info(const struct dk_dump *d, const struct opts *o,
+    struct savecore_info *si)
+{
+	struct dk_err err;
+	enum dk_status st;
+
+	if (dk_kdh(d) != NULL)
+		return 0;
+	if ((st = savecore_info_find(o->in, NULL, si, &err)) == DK_OK)
+		return 1;
+	if (st != DK_NOMATCH)
+		fprintf(stderr, "dumpconv: warning: %s\n", err.msg);
+	return 0;
+}
+
 /* --info --json: the same facts as the text, one JSON object. */
 static int
 info_json(struct dk_dump *d, const struct opts *o,
@@ -208,6 +230,7 @@ info_json(struct dk_dump *d, const struct opts *o,
 {
 	const struct dk_info *in = dk_info(d);
 	const struct dk_kdh_info *k = dk_kdh(d);
+	struct savecore_info si;
 	struct json j;
 
 	json_open(&j, stdout, 0);
@@ -248,6 +271,8 @@ info_json(struct dk_dump *d, const struct opts *o,
 		json_bool(&j, "encrypted", k->encrypted);
 		json_end(&j, 0);
 	}
+	if (saved_info(d, o, &si))
+		savecore_info_json(&j, "savecore_info", &si);
 	json_begin(&j, "output", 0);
 	json_str(&j, "format", o->native ? "native" : "portable-elf");
 	if (o->native) {
@@ -278,6 +303,7 @@ info(struct dk_dump *d, const struct opts *o)
 {
 	const struct dk_info *in = dk_info(d);
 	struct dk_elfmini_plan p;
+	struct savecore_info si;
 	struct dk_err err;
 
 	if (o->json) {
@@ -293,6 +319,8 @@ info(struct dk_dump *d, const struct opts *o)
 		    dk_layer(d, i)->desc);
 	if (dk_kdh(d) != NULL)
 		print_kdh(dk_kdh(d));
+	else if (saved_info(d, o, &si))
+		savecore_info_print(stdout, &si);	/* it names its file */
 
 	printf("input:        %s: %s version %u, %s, %ju pages (%ju in the "
 	    "file)\n", o->in, in->format, in->version, in->arch,
