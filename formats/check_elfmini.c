@@ -38,7 +38,7 @@ static const struct dk_check_code em_codes[] = {
 	{ "elf.segment-mismatch", DK_SEV_ERROR,
 	  "a physical PT_LOAD differs from the run of stored pages" },
 	{ "elf.virt-mismatch", DK_SEV_ERROR,
-	  "a virtual PT_LOAD differs from the page tables" },
+	  "a virtual PT_LOAD differs from the page tables or windows" },
 };
 
 uint64_t
@@ -295,12 +295,17 @@ dk_em_segments(struct dk_ck *c, struct dk_emv *em, const struct dk_em_runs *v)
 		    (uintmax_t)em->nphys, (uintmax_t)nph);
 }
 
-/* Virtual PT_LOADs against the page tables, page by page. */
+/*
+ * Virtual PT_LOADs against the page tables (and the address windows,
+ * which kvtop translates by arithmetic), page by page: as many pages as
+ * the kernel map and each window can hold, each stored page at most
+ * once per window.
+ */
 void
 dk_em_virt_check(struct dk_ck *c, const struct dk_emv *em)
 {
 	struct dk_dump *d = c->d;
-	uint64_t budget = 4 * d->info.npages + 1024;
+	uint64_t budget = (4 + dk_nwindows(d)) * d->info.npages + 1024;
 	struct dk_ck_acc bad = { 0, 0, "" };
 	struct dk_phdr ph;
 

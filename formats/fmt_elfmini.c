@@ -5,7 +5,9 @@
  * The file is an ELFCLASS64 ET_CORE in the source's byte order: program
  * header 0 is a PT_NOTE holding dumpkit's notes (an info record, then the
  * source's metadata verbatim), then one physical PT_LOAD per run of
- * stored pages and one virtual PT_LOAD per run of the kernel map.  What
+ * stored pages and one virtual PT_LOAD per run of the kernel map or of
+ * an address window (MIPS KSEG0, XKPHYS...; powerpc64's relocated
+ * kernel) over the stored pages, by VA.  What
  * the metadata and the page data are is the source format's business:
  * each format module that converts describes itself with a struct
  * dk_portable (portable.h), found through the formats table by the info
@@ -531,6 +533,119 @@ dk_plan_note_residue(struct dk_dump *d, struct dk_plan *pl, uint64_t nend,
 static enum dk_status load_phdrs(struct dk_dump *, struct dk_plan *,
 		    struct dk_sink *, int, struct dk_err *);
 
+/* Append run r to the plan's virtual runs (*cap of them held). */
+static enum dk_status
+add_virt(struct dk_plan *pl, uint64_t *cap, const struct dk_kmap_run *r,
+    struct dk_err *err)
+{
+	if (pl->nkmap == *cap) {
+		struct dk_kmap_run *n;
+
+		*cap = *cap ? 2 * *cap : 256;
+		if ((n = realloc(pl->virt, *cap * sizeof(*n))) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "out of memory");
+		pl->virt = n;
+	}
+	pl->virt[pl->nkmap++] = *r;
+	return DK_OK;
+}
+
+static int
+virt_cmp(const void *a, const void *b)
+{
+	const struct dk_kmap_run *x = a, *y = b;
+
+	return x->va < y->va ? -1 : x->va > y->va;
+}
+
+/*
+ * The address windows that are not the direct map (MIPS KSEG0, KSEG1,
+ * XKPHYS, CKSEG0, CKSEG1; powerpc64's kernel relocation), as virtual
+ * runs: each window's share of every run of stored pages, at the VA the
+ * window gives its PA, sharing the run's page data.  The kernel map the
+ * walk lists, [kernbase, kva_end), is left to it.  The physical
+ * segments' p_vaddr already say the direct map.  Then every virtual run
+ * is sorted by VA (the walk's ascend; the windows are disjoint, of the
+ * walk and of each other; MIPS o32 and n32 addresses keep their order
+ * sign-extended) and a run that overlaps the one before it is cut to
+ * what it adds.
+ */
+static enum dk_status
+window_runs(struct dk_dump *d, struct dk_plan *pl, uint64_t *cap,
+    struct dk_err *err)
+{
+	uint64_t kb = d->info.kernbase, ke = d->info.kva_end;
+	size_t n = 0;
+	enum dk_status st;
+
+	for (size_t w = 0; w < d->nwin; w++) {
+		const struct dk_window *win = &d->win[w];
+		uint64_t span = win->end - win->va;
+		uint64_t wend = span > UINT64_MAX - win->pa ? UINT64_MAX :
+		    win->pa + span;
+		struct dk_run_iter it = { 0, 0 };
+		struct dk_run r;
+
+		if (win->kind == DK_WIN_DIRECT_MAP || win->end <= win->va)
+			continue;
+		while (dk_run_next(d, &it, &r)) {
+			uint64_t lo = r.pa > win->pa ? r.pa : win->pa;
+			uint64_t hi = r.pa + r.len < wend ? r.pa + r.len : wend;
+			uint64_t va = win->va + (lo - win->pa), end;
+			uint64_t cut[2][2];
+
+			if (r.offset == DK_OFF_ZERO || r.offset == DK_OFF_PAGED ||
+			    lo >= hi)
+				continue;
+			end = va + (hi - lo);
+			/* [va, end) less the kernel map: up to two pieces. */
+			cut[0][0] = va;
+			cut[0][1] = end;
+			cut[1][0] = cut[1][1] = 0;
+			if (ke > kb && va < ke && end > kb) {
+				cut[0][1] = kb > va ? kb : va;
+				cut[1][0] = ke;
+				cut[1][1] = end > ke ? end : ke;
+			}
+			for (int k = 0; k < 2; k++) {
+				struct dk_kmap_run wr = { cut[k][0], lo +
+				    (cut[k][0] - va), cut[k][1] - cut[k][0],
+				    r.offset + (lo - r.pa) + (cut[k][0] - va),
+				    DK_PROT_W | DK_PROT_X };
+
+				if (wr.len > 0 && (st = add_virt(pl, cap, &wr,
+				    err)) != DK_OK)
+					return st;
+			}
+		}
+	}
+	qsort(pl->virt, pl->nkmap, sizeof(*pl->virt), virt_cmp);
+	for (size_t i = 0; i < pl->nkmap; i++) {
+		struct dk_kmap_run r = pl->virt[i];
+
+		if (n > 0) {
+			const struct dk_kmap_run *p = &pl->virt[n - 1];
+			uint64_t pend = p->va + p->len;
+
+			if (r.va + r.len <= pend)
+				continue;
+			if (r.va < pend) {
+				uint64_t cut = pend - r.va;
+
+				r.va += cut;
+				r.len -= cut;
+				if (r.pa != UINT64_MAX)
+					r.pa += cut;
+				if (r.offset != DK_OFF_ZERO)
+					r.offset += cut;
+			}
+		}
+		pl->virt[n++] = r;
+	}
+	pl->nkmap = n;
+	return DK_OK;
+}
+
 static enum dk_status
 make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
     struct dk_err *err)
@@ -561,21 +676,14 @@ make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
 	if ((st = load_phdrs(d, pl, NULL, 0, err)) != DK_OK)
 		return st;
 	while (!(flags & DK_ELFMINI_NO_VIRTUAL) &&
-	    dk_kmap_next(d, &kit, &kr, err)) {
-		if (pl->nkmap == cap) {
-			struct dk_kmap_run *n;
-
-			cap = cap ? 2 * cap : 256;
-			n = realloc(pl->virt, cap * sizeof(*n));
-			if (n == NULL)
-				return dk_err_set(err, DK_ENOMEM, "out of "
-				    "memory");
-			pl->virt = n;
-		}
-		pl->virt[pl->nkmap++] = kr;
-	}
+	    dk_kmap_next(d, &kit, &kr, err))
+		if ((st = add_virt(pl, &cap, &kr, err)) != DK_OK)
+			return st;
 	if (err->code != DK_OK)
 		return err->code;
+	if (!(flags & DK_ELFMINI_NO_VIRTUAL) &&
+	    (st = window_runs(d, pl, &cap, err)) != DK_OK)
+		return st;
 	if ((st = load_phdrs(d, pl, NULL, 1, err)) != DK_OK)
 		return st;
 	if (pl->kind->residue != NULL &&

@@ -97,7 +97,9 @@ struct dk_plan {
 	const struct dk_portable *kind;		/* the source's format */
 	uint64_t		 src_off;	/* its page data's extent ... */
 	uint64_t		 present;	/* ... and the bytes stored */
-	struct dk_kmap_run	*virt;		/* the kernel map's runs */
+	struct dk_kmap_run	*virt;		/* the virtual segments' runs:
+						 * the kernel map's and the
+						 * windows', by VA */
 	size_t			 nkmap;
 	struct dk_presidue	*res;
 	size_t			 nres;

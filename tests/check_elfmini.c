@@ -48,6 +48,7 @@
 
 #include "sample.h"
 #include "gen.h"
+#include "dkcheck.h"
 #include "minidump.h"
 #include "private.h"
 
@@ -556,6 +557,62 @@ model_flags(const struct fx_dump *f, uint64_t va)
 	return 0;
 }
 
+/* An address window of section 2: [start, end) at PA base. */
+struct spec_win {
+	uint64_t	start, end, base;
+};
+
+/*
+ * The windows section 2's table gives the source: MIPS o32 and n32
+ * KSEG0 and KSEG1; n64 XKPHYS per cache attribute, CKSEG0, CKSEG1;
+ * powerpc64 the link-time addresses from the header's startkernel,
+ * dmapbase and dmapend.  Returns their count.
+ */
+static size_t
+spec_windows(const struct fx_dump *f, struct dk_dump *src,
+    struct spec_win *w)
+{
+	const char *fam = f->arch->minidump->family;
+	uint64_t sk = 0, db = 0, de = 0, disp, first, last;
+	struct dk_hfield hf;
+	size_t n = 0;
+
+	if (strcmp(fam, "mips") == 0 && f->arch->abi != DK_ABI_N64) {
+		w[n++] = (struct spec_win){ 0x80000000u, 0xa0000000u, 0 };
+		w[n++] = (struct spec_win){ 0xa0000000u, 0xc0000000u, 0 };
+	} else if (strcmp(fam, "mips") == 0) {
+		for (uint64_t c = 0; c < 8; c++)
+			w[n++] = (struct spec_win){ 0x8000000000000000ull +
+			    (c << 59), 0x8000000000000000ull + (c << 59) +
+			    (1ull << 40), 0 };
+		w[n++] = (struct spec_win){ 0xffffffff80000000ull,
+		    0xffffffffa0000000ull, 0 };
+		w[n++] = (struct spec_win){ 0xffffffffa0000000ull,
+		    0xffffffffc0000000ull, 0 };
+	} else if (strcmp(fam, "powerpc64") == 0) {
+		for (size_t i = 0; dk_header_field(src, i, &hf) == 0; i++) {
+			if (strcmp(hf.name, "startkernel") == 0)
+				sk = hf.value;
+			if (strcmp(hf.name, "dmapbase") == 0)
+				db = hf.value;
+			if (strcmp(hf.name, "dmapend") == 0)
+				de = hf.value;
+		}
+		/* va < db with db <= va + disp <= de, modulo 2^64. */
+		disp = sk - 0x100100;
+		first = db - disp;
+		last = first + (de - db);
+		if (last < first)
+			first = 0;
+		if (last > db - 1)
+			last = db - 1;
+		if (first < db && first <= last)
+			w[n++] = (struct spec_win){ first, last + 1,
+			    first + disp - db };
+	}
+	return n;
+}
+
 /*
  * Check the portable file at path, converted from src (the model f's
  * native dump at native_path), against the spec and the model.
@@ -570,7 +627,9 @@ check_spec(struct fx_dump *f, struct dk_dump *src, const char *native_path,
 	const struct spec_info *si;
 	struct map nat = map_file(native_path);
 	uint64_t ps = in->page_size, rank = 0, s = seed | 1, prev_end = 0;
-	uint64_t nvirt, kd = 0;
+	uint64_t nvirt, kd = 0, wbytes = 0, wwant = 0;
+	struct spec_win win[10];
+	size_t nwin;
 	struct dk_hfield hf;
 	uint8_t want[256], got[256];
 	static const uint32_t order[] = { SPEC_NT_INFO, SPEC_NT_SOURCE_HEADER,
@@ -721,12 +780,17 @@ check_spec(struct fx_dump *f, struct dk_dump *src, const char *native_path,
 	}
 	ck_assert_uint_eq(rank, f->bm.count);
 
-	/* Virtual segments: the kernel map, inside the physical ones. */
+	/*
+	 * Virtual segments: the kernel map, inside the physical ones, and
+	 * the address windows' (outside [kernbase, kva_end)).
+	 */
+	nwin = spec_windows(f, src, win);
 	prev_end = 0;
 	for (size_t i = 1 + si->nphys; i < v.nph; i++) {
 		const GElf_Phdr *p = &v.ph[i];
 		uint64_t va0 = sr->mips32 ? p->p_vaddr & 0xffffffffu :
 		    p->p_vaddr;
+		size_t w;
 
 		ck_assert_uint_eq(p->p_type, PT_LOAD);
 		ck_assert_uint_eq(p->p_align, ps);
@@ -734,10 +798,44 @@ check_spec(struct fx_dump *f, struct dk_dump *src, const char *native_path,
 		ck_assert_uint_gt(p->p_filesz, 0);
 		ck_assert_uint_eq(p->p_filesz % ps, 0);
 		ck_assert_uint_eq(p->p_vaddr, seg_va(sr, va0));
-		ck_assert_uint_ge(va0, prev_end);
-		ck_assert_uint_ge(va0, in->kernbase);
-		ck_assert_uint_le(va0 + p->p_filesz, in->kva_end);
-		prev_end = va0 + p->p_filesz;
+		ck_assert_msg(p->p_vaddr >= prev_end, "virtual segment %zu at "
+		    "%#jx: below the end of the one before, %#jx", i,
+		    (uintmax_t)p->p_vaddr, (uintmax_t)prev_end);
+		prev_end = p->p_vaddr + p->p_filesz;
+		if (va0 < in->kernbase || va0 >= in->kva_end) {
+			/* A window's: inside one, its arithmetic, one copy. */
+			for (w = 0; w < nwin; w++)
+				if (va0 >= win[w].start && va0 < win[w].end)
+					break;
+			ck_assert_msg(w < nwin, "virtual segment %zu at %#jx: "
+			    "outside the kernel map and every window", i,
+			    (uintmax_t)va0);
+			ck_assert_uint_le(p->p_filesz, win[w].end - va0);
+			ck_assert_uint_eq(p->p_paddr, va0 - win[w].start +
+			    win[w].base);
+			ck_assert_uint_eq(p->p_flags, PF_R | PF_W | PF_X);
+			ck_assert(va0 + p->p_filesz <= in->kernbase ||
+			    va0 >= in->kva_end);
+			for (uint64_t o = 0; o < p->p_filesz; o += ps) {
+				const GElf_Phdr *ph = phys_seg(&v,
+				    p->p_paddr + o);
+				uint64_t mpa;
+
+				ck_assert_msg(ph != NULL, "window va %#jx: pa "
+				    "%#jx is in no physical segment",
+				    (uintmax_t)(va0 + o),
+				    (uintmax_t)(p->p_paddr + o));
+				ck_assert_uint_eq(p->p_offset + o, ph->p_offset +
+				    (p->p_paddr + o - ph->p_paddr));
+				/* Where the model knows the window, it agrees. */
+				if (fx_va_to_pa(f, va0 + o, &mpa))
+					ck_assert_uint_eq(mpa, p->p_paddr + o);
+			}
+			wbytes += p->p_filesz;
+			fx_expect(f, p->p_paddr, want, 64);
+			same_bytes(v.fd, p->p_offset, want, 64, "window");
+			continue;
+		}
 		ck_assert(p->p_flags & PF_R);
 		ck_assert_uint_eq(p->p_flags & ~(unsigned)(PF_R | PF_W | PF_X),
 		    0);
@@ -766,6 +864,34 @@ check_spec(struct fx_dump *f, struct dk_dump *src, const char *native_path,
 		fx_expect(f, p->p_paddr, want, 64);
 		same_bytes(v.fd, p->p_offset, want, 64, "virtual segment");
 	}
+	/*
+	 * Every stored page a window reaches is in a window segment, at the
+	 * window's address for it (but in the kernel map's range).
+	 */
+	for (size_t w = 0; with_virtual && w < nwin; w++)
+		for (size_t i = 1; i <= si->nphys; i++) {
+			const GElf_Phdr *ph = &v.ph[i];
+			uint64_t wlen = win[w].end - win[w].start;
+
+			for (uint64_t o = 0; o < ph->p_filesz; o += ps) {
+				uint64_t pa = ph->p_paddr + o, va;
+				const GElf_Phdr *p;
+
+				if (pa < win[w].base || pa - win[w].base >= wlen)
+					continue;
+				va = win[w].start + (pa - win[w].base);
+				if (va >= in->kernbase && va < in->kva_end)
+					continue;
+				wwant += ps;
+				p = virt_seg(&v, seg_va(sr, va));
+				ck_assert_msg(p != NULL, "window va %#jx (pa "
+				    "%#jx, stored) is in no virtual segment",
+				    (uintmax_t)va, (uintmax_t)pa);
+				ck_assert_uint_eq(p->p_paddr + (seg_va(sr, va) -
+				    p->p_vaddr), pa);
+			}
+		}
+	ck_assert_uint_eq(wbytes, wwant);
 	/* Every stored page of the model's kernel map is in one. */
 	for (size_t i = 0; with_virtual && i < f->nmaps; i++) {
 		const struct dk_map *m = &f->maps[i];
@@ -992,6 +1118,86 @@ START_TEST(test_no_virtual)
 	convert(p, TO_NATIVE, 0, nat2);
 	files_equal(nat, nat2, "--no-virtual round trip");
 	dk_close(p);
+	dk_close(src);
+	fx_free(&f);
+	rm_tmp();
+}
+END_TEST
+
+/* What dk_check found: each code's count, and its first offset. */
+struct win_seen {
+	size_t		 n, nvirt;
+	uint64_t	 virt_off;
+};
+
+static void
+win_keep(void *arg, const struct dk_finding *fd)
+{
+	struct win_seen *ws = arg;
+
+	ws->n++;
+	if (strcmp(fd->code, "elf.virt-mismatch") == 0 && ws->nvirt++ == 0)
+		ws->virt_off = fd->has_offset ? fd->offset : UINT64_MAX;
+}
+
+/*
+ * The address windows' virtual segments are checked as the kernel map's
+ * are: a converted mips o32, n64 and powerpc64 fixture is clean; one
+ * window segment given the PA of the page after its own (a second copy
+ * would not read as its address reads) is elf.virt-mismatch at its
+ * program header.
+ */
+START_TEST(test_window_segments)
+{
+	static const struct fx_opts os[] = {
+		{ .arch = "mips", .version = 2, .mem = 48u << 20, .seed = 5 },
+		{ .arch = "mips64el", .version = 1, .mem = 48u << 20, .seed = 5 },
+		{ .arch = "powerpc64", .version = 2, .mem = 48u << 20, .seed = 5 },
+	};
+	const struct fx_opts *o = &os[_i];
+	struct fx_dump f;
+	char nat[512], elf[512];
+	struct dk_dump *src;
+	struct elfview v;
+	struct win_seen ws = { 0 };
+	struct dk_check_opts co = { .arch = o->arch, .finding = win_keep,
+	    .arg = &ws };
+	struct dk_check_result res;
+	struct dk_err err;
+	size_t w = 0;
+	uint8_t b[8];
+
+	setup_tmp();
+	tmp_path(nat, sizeof(nat), "native");
+	tmp_path(elf, sizeof(elf), "elf");
+	make_fixture(&f, o, nat);
+	src = open_path(nat, o->arch);
+	convert(src, TO_ELF, 0, elf);
+	ck_assert_msg(dk_check(elf, &co, &res, &err) == DK_OK, "%s", err.msg);
+	ck_assert_msg(ws.n == 0 || strcmp(o->arch, "powerpc64") == 0, "%s: "
+	    "%zu findings", o->arch, ws.n);
+	ck_assert_uint_eq(res.nerrors + res.nwarnings, 0);
+	/* The first virtual segment below kernbase is a window's. */
+	elf_open_view(elf, &v);
+	for (size_t i = 1 + v.info.nphys; i < v.nph && w == 0; i++)
+		if ((v.ph[i].p_vaddr & (spec_row(o->arch)->mips32 ?
+		    0xffffffffu : UINT64_MAX)) < dk_info(src)->kernbase)
+			w = i;
+	ck_assert_uint_ne(w, 0);
+	put_int(b, 8, v.big, v.ph[w].p_paddr + dk_info(src)->page_size);
+	elf_close_view(&v);
+	{
+		int fd = open(elf, O_WRONLY);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(pwrite(fd, b, 8, (off_t)(64 + 56 * w + 24)),
+		    8);
+		close(fd);
+	}
+	memset(&ws, 0, sizeof(ws));
+	ck_assert_msg(dk_check(elf, &co, &res, &err) == DK_OK, "%s", err.msg);
+	ck_assert_uint_eq(ws.nvirt, 1);
+	ck_assert_uint_eq(ws.virt_off, 64 + 56 * w);
 	dk_close(src);
 	fx_free(&f);
 	rm_tmp();
@@ -1725,6 +1931,7 @@ elfmini_suite(void)
 
 	tcase_add_loop_test(mat, test_matrix, 0, 2 * n);
 	tcase_add_test(mat, test_no_virtual);
+	tcase_add_loop_test(mat, test_window_segments, 0, 3);
 	tcase_set_timeout(mat, 600);
 	tcase_add_loop_test(res, test_residue, 0, (int)(NDAMAGE *
 	    (sizeof(residue_rows) / sizeof(residue_rows[0]))));

@@ -9,8 +9,11 @@
 #     addresses of the PT_LOADs read the bytes dumpkit reads from the
 #     source dump;
 #   - gdb-multiarch, for every architecture it supports: core-file, then
-#     x/8xg at kernel-map and direct-map addresses gives the words
-#     dumpinfo --read-va reads from the source through its page tables;
+#     x/8xg at kernel-map and direct-map addresses, and at an address of
+#     each window dumpinfo lists (MIPS KSEG0, KSEG1, XKPHYS, CKSEG0,
+#     CKSEG1; powerpc64's link-time kernel addresses), gives the words
+#     dumpinfo --read-va reads from the source through its page tables
+#     and windows;
 #
 # and converts back and forth byte for byte (native -> portable -> native,
 # portable -> native -> portable).  Then dumpconv itself: standard output
@@ -192,23 +195,57 @@ row_check() {
 	rm -rf "$d"
 }
 
+# ult A B: A < B as unsigned 64-bit numbers (bash's are signed).
+ult() { (( ($1 ^ (1 << 63)) < ($2 ^ (1 << 63)) )); }
+
 # gdb_row DIR ARCH ELF NATIVE ENDIAN NOVIRTUAL
 gdb_row() {
 	local d=$1 arch=$2 e=$3 n=$4 endian=$5 nv=$6
 	local mask=0xffffffffffffffff nphys loads va dva cands=() kmap=0 dmap=0
-	local gdbargs=() want got bad=0 nonzero=0 checked=0 out
+	local gdbargs=() want got bad=0 nonzero=0 checked=0 out info
+	local kb=0 ke=0 wins=() wnames=() wseen=() wcand=() nwin=0 win=0 w missing=
 	case $arch in mips|mipsel|mipsn32|mipsn32el) mask=0xffffffff ;; esac
-	nphys=$("$BIN/dumpinfo" --arch "$arch" -v "$n" | grep -c '^  pa ')
+	info=$("$BIN/dumpinfo" --arch "$arch" -v "$n")
+	nphys=$(grep -c '^  pa ' <<<"$info")
+	# The kernel map [kb, ke) and the address windows dumpinfo reads
+	# (MIPS KSEG0, XKPHYS...; powerpc64's link-time addresses): "start
+	# end" each, and the windows' names.
+	read -r kb ke < <(awk '$1 == "kernel" && $2 == "map:" { print $3, $5 }' <<<"$info")
+	while read -r w; do
+		[ -n "$w" ] || continue
+		wins+=("${w% *}")
+		wnames+=("${w##* }")
+		wseen+=(0)	# 0 no address yet, 1 an all-zero one, 2 done
+		wcand+=(-1)	# its index in cands
+	done < <(awk '$1 == "window:" { name = $2; for (i = 3; i <= NF - 6; i++)
+	    name = name "_" $i; print $(NF - 5), $(NF - 3), name }' <<<"$info")
+	nwin=${#wins[@]}
 	loads=$(readelf -lW "$e" | awk '$1 == "LOAD" { print $3, $5 }')
 	# Direct map: physical segments with an address; kernel map: the
-	# virtual ones.  Up to 3 and 4, whose bytes are not all zero (one
-	# all-zero address is taken if nothing else is found).
+	# virtual ones inside [kb, ke), up to 4; windows: the others, one
+	# in each window.  Addresses whose bytes are not all zero (one
+	# all-zero address is taken if nothing else is found; for a window,
+	# if nothing else is found in that window).
 	while read -r va size; do
-		local k=$((++checked)) off
+		local k=$((++checked)) off m=$(( va & mask )) which=-1
 		if [ "$k" -le "$nphys" ]; then
 			[ "$dmap" -ge 3 ] || [ "$((va))" -eq 0 ] && continue
+		elif ! ult "$m" "$kb" && ult "$m" "$ke"; then
+			[ "$kmap" -ge 4 ] && continue
 		else
-			[ "$kmap" -ge 4 ] && break
+			for w in "${!wins[@]}"; do
+				if ! ult "$m" "${wins[$w]% *}" &&
+				    ult "$m" "${wins[$w]#* }"; then
+					which=$w
+					break
+				fi
+			done
+			if [ "$which" -lt 0 ]; then
+				R_no "gdb: virtual segment at $va is in neither the kernel map nor a window"
+				bad=$((bad + 1))
+				continue
+			fi
+			[ "${wseen[$which]}" -eq 2 ] && continue
 		fi
 		for off in 0x40 $(( (size / 2) & ~0xfff )) $(( size - 64 )); do
 			local a=$(( va + off )) bytes
@@ -217,16 +254,49 @@ gdb_row() {
 			    2>/dev/null | od -An -v -tx8 --endian="$endian" |
 			    tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
 			[ -z "$bytes" ] && continue
+			if [ "$which" -ge 0 ]; then
+				if [[ $bytes =~ [1-9a-f] ]]; then
+					nonzero=$((nonzero + 1))
+					[ "${wseen[$which]}" -eq 0 ] && win=$((win + 1))
+					if [ "${wseen[$which]}" -eq 1 ]; then
+						cands[${wcand[$which]}]="$(printf '%#x' "$a") $bytes"
+					else
+						cands+=("$(printf '%#x' "$a") $bytes")
+					fi
+					wseen[$which]=2
+					break
+				elif [ "${wseen[$which]}" -eq 0 ]; then
+					wcand[$which]=${#cands[@]}
+					cands+=("$(printf '%#x' "$a") $bytes")
+					wseen[$which]=1
+					win=$((win + 1))
+				fi
+				continue
+			fi
 			if [[ $bytes =~ [1-9a-f] ]]; then
 				nonzero=$((nonzero + 1))
 			elif [ ${#cands[@]} -gt 0 ]; then
 				continue
 			fi
 			cands+=("$(printf '%#x' "$a") $bytes")
-			[ "$k" -le "$nphys" ] && dmap=$((dmap + 1)) || kmap=$((kmap + 1))
+			if [ "$k" -le "$nphys" ]; then
+				dmap=$((dmap + 1))
+			else
+				kmap=$((kmap + 1))
+			fi
 			break
 		done
 	done <<<"$loads"
+	# Every window dumpinfo reads has its virtual segments (the fixtures'
+	# memory starts at PA 0, which every window reaches), unless the
+	# file has none (--no-virtual).
+	for w in "${!wins[@]}"; do
+		[ "${wseen[$w]}" -eq 0 ] && missing="$missing ${wnames[$w]}"
+	done
+	if [ -z "$nv" ] && [ -n "$missing" ]; then
+		R_no "gdb: no virtual segment of the window(s)$missing"
+		bad=$((bad + 1))
+	fi
 	if [ ${#cands[@]} -eq 0 ]; then
 		R_no "gdb: no address to read"
 		return
@@ -257,7 +327,7 @@ dumpinfo: $want
 $(grep -vE '^0x[0-9a-f]+ ' <<<"$out" | grep -vE '^@@|^0x' | head -n 5)"
 		fi
 	done
-	[ "$bad" -eq 0 ] && R_ok "gdb-multiarch x/8xg at $kmap kernel-map and $dmap direct-map addresses ($nonzero not all zero) reads what dumpinfo reads$([[ $arch == mips* ]] && echo ', past gdb 13'"'"'s MIPS internal error')"
+	[ "$bad" -eq 0 ] && R_ok "gdb-multiarch x/8xg at $kmap kernel-map, $dmap direct-map and $win window addresses$( [ "$nwin" -gt 0 ] && echo " (one in each of ${wnames[*]})") ($nonzero not all zero) reads what dumpinfo reads$([[ $arch == mips* ]] && echo ', past gdb 13'"'"'s MIPS internal error')"
 }
 
 # --- every row, JOBS at a time ---------------------------------------------
