@@ -1,11 +1,16 @@
 /*
- * dumpinfo -- print what libdumpkit knows of a dump, or read its memory.
+ * dumpinfo -- print what libdumpkit knows of a dump, read its memory, or
+ * print its message buffer.
  *
- * A thin tool over the public API (dumpkit.h).  Exit status: 0 success,
- * 1 an address could not be read, 2 the file could not be examined,
- * 3 usage error.
+ * A thin tool over the public API (dumpkit.h), with savecore.h for the
+ * info.N savecore leaves beside a saved vmcore.  Memory and the message
+ * buffer are read and written CHUNK bytes at a time, so any length runs
+ * in bounded memory.  Exit status: 0 success, 1 an address could not be
+ * read, 2 an input or output unusable, 3 usage error; every path ends
+ * through tool_finish(), which checks the writes to standard output.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,25 +18,43 @@
 #include <time.h>
 
 #include "dumpkit.h"
+#include "savecore.h"
 #include "tool.h"
 
-#define	MSGBUF_MAX	(4u << 20)	/* bytes of msgbuf scanned */
-#define	MSGBUF_LINES	10
-#define	READ_MAX	(64u << 20)	/* largest --read-* length */
+#define	CHUNK		(1u << 20)	/* bytes read and written at a time */
+#define	MSGBUF_LINES	10		/* of the msgbuf in the summary */
+#define	TAIL_KEEP	(64u << 10)	/* bytes of its end kept for them */
+#define	LINE_KEEP	512		/* bytes of a msgbuf line kept */
+/*
+ * A msgbuf the dump lists no section for (a portable file keeps it in a
+ * note) is read through dk_read_msgbuf(), which reads from its start
+ * only, into memory: at most this much of it.
+ */
+#define	MSGBUF_MEM_MAX	(64u << 20)
+/* struct msgbuf's msg_magic (sys/sys/msgbuf.h). */
+#define	MSG_MAGIC	0x063062u
 
 static const char usage_text[] =
-"usage: dumpinfo [--json] [--arch ARCH] [--kernel FILE] FILE\n"
+"usage: dumpinfo [-jqv] [--arch ARCH] [--kernel FILE] [--info-file FILE] FILE\n"
 "       dumpinfo --read-pa ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --read-va ADDR[:LEN] [--raw] [options] FILE\n"
+"       dumpinfo --msgbuf [--raw] [options] FILE\n"
 "       dumpinfo --help | --version\n";
 
 static const char help_text[] =
-"Describe a kernel dump, or print its memory like kgdb's x command.\n"
+"Describe a kernel dump, starting with the panic string, the dump time,\n"
+"the hostname and the version string, each with where it was read; or\n"
+"print its memory like kgdb's x command; or its message buffer.\n"
 "\n"
 "  -j, --json           one JSON document instead of text\n"
-"  -p, --read-pa A[:N]  print N bytes (default 64) of physical memory at A\n"
-"  -r, --read-va A[:N]  print N bytes of kernel virtual memory at A\n"
-"      --raw            write the bytes read, unformatted, to stdout\n"
+"  -p, --read-pa A[:N]  print N bytes (default 64) of physical memory at\n"
+"                       the hexadecimal address A; N takes K, M, G, T\n"
+"  -r, --read-va A[:N]  the same at a kernel virtual address\n"
+"  -m, --msgbuf         print the whole message buffer, oldest first\n"
+"      --raw            with --read-pa, --read-va or --msgbuf: write the\n"
+"                       bytes as they are, unformatted\n"
+"      --info-file FILE  savecore's info file of the dump (default: the\n"
+"                       info.N beside a dump named vmcore.N)\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
 "  -q, --quiet          print only errors\n"
@@ -39,19 +62,26 @@ static const char help_text[] =
 "  -h, --help           this text\n"
 "  -V, --version        print the version\n"
 "\n"
-"Exit status: 0 success, 1 an address could not be read, 2 the file\n"
-"could not be examined, 3 usage error.  DUMPKIT_TRACE=1 in the\n"
-"environment traces every parsing decision to stderr.\n";
+"Exit status: 0 success, 1 an address could not be read (the bytes before\n"
+"it are written first), 2 an input or output unusable, 3 usage error.\n"
+"DUMPKIT_TRACE=1 in the environment traces every parsing decision to\n"
+"stderr.\n";
 
 static const struct tool tool = { "dumpinfo", usage_text, help_text };
+
+/* A long option without a short one. */
+#define	OPT_RAW		256
+#define	OPT_INFO_FILE	257
 
 struct opts {
 	int		 json;
 	int		 raw;
 	int		 quiet;		/* print only errors */
 	int		 verbose;
+	int		 msgbuf;	/* --msgbuf */
 	int		 read;		/* 0, 'p' or 'v' */
 	const char	*path;
+	const char	*info_file;	/* --info-file, or NULL */
 	uint64_t	 addr;
 	uint64_t	 len;
 	struct dk_open_opts open;
@@ -87,52 +117,239 @@ iso_time(uint64_t t, char *buf, size_t n)
 	return buf;
 }
 
-/* Parse "ADDR[:LEN]". */
+/*
+ * Parse "ADDR[:LEN]": ADDR hexadecimal (0x optional), LEN a size as
+ * dk_parse_size() reads it (decimal, 0x-hex; K, M, G, T, P), not 0,
+ * and the range not past the top of the address space.
+ */
 static int
 parse_range(const char *s, uint64_t *addr, uint64_t *len)
 {
-	char buf[64];
-	char *colon;
-	unsigned long long a, n = 64;
-	char *end;
+	char buf[64], *colon, *end;
+	const char *hex;
+	unsigned long long a;
+	uint64_t n = 64;
 
 	if (strlen(s) >= sizeof(buf))
 		return -1;
 	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (colon != NULL) {
+	if ((colon = strchr(buf, ':')) != NULL) {
 		*colon++ = '\0';
-		n = strtoull(colon, &end, 0);
-		if (*colon == '\0' || *end != '\0' || n == 0 || n > READ_MAX)
+		if (dk_parse_size(colon, &n) != 0 || n == 0)
 			return -1;
 	}
+	hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X') ? buf + 2 :
+	    buf;
+	if (!isxdigit((unsigned char)hex[0]))
+		return -1;
+	errno = 0;
 	a = strtoull(buf, &end, 16);
-	if (buf[0] == '\0' || *end != '\0')
+	if (*end != '\0' || errno != 0 || n - 1 > UINT64_MAX - a)
 		return -1;
 	*addr = a;
 	*len = n;
 	return 0;
 }
 
-/* The msgbuf's text with NULs dropped; *n is its length. */
-static char *
-msgbuf_text(struct dk_dump *d, size_t *n)
-{
-	struct dk_err err;
-	char *buf = malloc(MSGBUF_MAX);
-	size_t got = 0, k = 0;
+/* ---------------------------------------------------------------------- */
+/* The message buffer.                                                     */
 
-	*n = 0;
-	if (buf == NULL || dk_read_msgbuf(d, buf, MSGBUF_MAX, &got, &err) !=
-	    DK_OK) {
-		free(buf);
-		return NULL;
+/*
+ * The kernel's message buffer is a ring (struct msgbuf, sys/sys/msgbuf.h).
+ * A minidump stores the ring's msg_size bytes as its msgbuf section, and
+ * the section's last page also holds struct msgbuf itself: msgbufinit()
+ * puts it right after the ring (msgbufp = ptr + size) and the kernel
+ * dumps round_page(msg_size) bytes.  Its msg_wseq, modulo msg_size, is
+ * where the next byte goes, so where the oldest one is: the ring is read
+ * from there, as dmesg(8) unwraps it.  Where the struct is not there to
+ * read, the ring is read as stored.
+ */
+struct msgbuf {
+	uint64_t	 off;		/* the section's stream offset, or */
+	char		*mem;		/* without one, the ring read whole */
+	uint64_t	 size;		/* bytes of the ring */
+	uint64_t	 start;		/* offset of its oldest byte */
+	int		 unwrapped;	/* start is msg_wseq's */
+	int		 cut;		/* mem holds MSGBUF_MEM_MAX, not all */
+	int		 nul;		/* a NUL was read: the ring is not full */
+};
+
+static uint32_t
+dec32(const uint8_t *p, enum dk_endian e)
+{
+	return e == DK_BE ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
+	    (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/*
+ * struct msgbuf right after the ring: msg_ptr (4 or 8 bytes), then
+ * msg_magic, msg_size, msg_wseq (u_int each).  Both pointer sizes are
+ * tried; the magic and msg_size equal to the ring's decide.
+ */
+static void
+msgbuf_wseq(struct dk_dump *d, const struct dk_section *sc, struct msgbuf *mb)
+{
+	enum dk_endian e = dk_info(d)->endian;
+	uint8_t b[20];
+	struct dk_err err;
+	uint64_t room = sc->space - sc->size;
+
+	if (sc->space <= sc->size || sc->size == 0 || sc->size > UINT32_MAX)
+		return;
+	if (room > sizeof(b))
+		room = sizeof(b);
+	if (dk_read_stream(d, sc->offset + sc->size, b, (size_t)room, &err) !=
+	    DK_OK)
+		return;
+	for (size_t ptr = 4; ptr <= 8 && ptr + 12 <= room; ptr += 4)
+		if (dec32(b + ptr, e) == MSG_MAGIC &&
+		    dec32(b + ptr + 4, e) == sc->size) {
+			mb->start = dec32(b + ptr + 8, e) % sc->size;
+			mb->unwrapped = 1;
+			return;
+		}
+}
+
+/* Find the dump's msgbuf; size 0 if it has none. */
+static enum dk_status
+msgbuf_open(struct dk_dump *d, struct msgbuf *mb, struct dk_err *err)
+{
+	const struct dk_section *sc;
+	enum dk_status st;
+	size_t i, got = 0, len;
+	char *p;
+
+	memset(mb, 0, sizeof(*mb));
+	for (i = 0; (sc = dk_section(d, i)) != NULL; i++)
+		if (strcmp(sc->name, "msgbuf") == 0) {
+			mb->off = sc->offset;
+			mb->size = sc->size;
+			msgbuf_wseq(d, sc, mb);
+			return DK_OK;
+		}
+	/* No section: whole, from dk_read_msgbuf(), growing to the limit. */
+	for (len = 1u << 20; ; len *= 2) {
+		if ((p = realloc(mb->mem, len)) == NULL) {
+			free(mb->mem);
+			mb->mem = NULL;
+			return dk_err_set(err, DK_ENOMEM, "%s: msgbuf: out of "
+			    "memory", dk_file(d, 0));
+		}
+		mb->mem = p;
+		if ((st = dk_read_msgbuf(d, mb->mem, len, &got, err)) != DK_OK) {
+			free(mb->mem);
+			mb->mem = NULL;
+			return st;
+		}
+		if (got < len || len >= MSGBUF_MEM_MAX)
+			break;
 	}
-	for (size_t i = 0; i < got; i++)
-		if (buf[i] != '\0')
-			buf[k++] = buf[i];
-	*n = k;
-	return buf;
+	mb->size = got;
+	mb->cut = got == MSGBUF_MEM_MAX;
+	return DK_OK;
+}
+
+static void
+msgbuf_close(struct msgbuf *mb)
+{
+	free(mb->mem);
+	mb->mem = NULL;
+}
+
+/*
+ * Hand the ring to fn oldest first, NULs dropped, at most CHUNK bytes a
+ * call; fn returns nonzero to stop (standard output failed).
+ */
+static enum dk_status
+msgbuf_each(struct dk_dump *d, struct msgbuf *mb,
+    int (*fn)(void *, const char *, size_t), void *arg, struct dk_err *err)
+{
+	char *buf = malloc(CHUNK);
+	enum dk_status st = DK_OK;
+	int stop = 0;
+
+	if (buf == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: msgbuf: out of memory",
+		    dk_file(d, 0));
+	for (int part = 0; part < 2 && st == DK_OK && !stop; part++) {
+		uint64_t at = part == 0 ? mb->start : 0;
+		uint64_t end = part == 0 ? mb->size : mb->start;
+
+		while (at < end && !stop) {
+			size_t n = end - at < CHUNK ? (size_t)(end - at) : CHUNK;
+			size_t k = 0;
+
+			if (mb->mem != NULL)
+				memcpy(buf, mb->mem + at, n);
+			else if ((st = dk_read_stream(d, mb->off + at, buf, n,
+			    err)) != DK_OK)
+				break;
+			for (size_t i = 0; i < n; i++)
+				if (buf[i] != '\0')
+					buf[k++] = buf[i];
+			mb->nul |= k < n;
+			at += n;
+			stop = k > 0 && fn(arg, buf, k) != 0;
+		}
+	}
+	free(buf);
+	return st;
+}
+
+/* What the summary takes of the msgbuf: its end, and its last panic. */
+struct scan {
+	char		 tail[TAIL_KEEP];	/* the last bytes */
+	size_t		 ntail;
+	char		 line[LINE_KEEP];	/* the line being read */
+	size_t		 nline;
+	char		 panic[LINE_KEEP];	/* of the last "panic: " line */
+	int		 have_panic;
+};
+
+/* A whole line: if it is "panic: ..." (after any "<N>" priority). */
+static void
+scan_line(struct scan *s)
+{
+	const char *l = s->line;
+	size_t n = s->nline, i = 0;
+
+	if (n > 2 && l[0] == '<' && isdigit((unsigned char)l[1])) {
+		for (i = 1; i < n && isdigit((unsigned char)l[i]); i++)
+			;
+		i = i < n && l[i] == '>' ? i + 1 : 0;
+	}
+	if (n - i >= 7 && memcmp(l + i, "panic: ", 7) == 0) {
+		memcpy(s->panic, l + i + 7, n - i - 7);
+		s->panic[n - i - 7] = '\0';
+		s->have_panic = 1;
+	}
+	s->nline = 0;
+}
+
+static int
+scan_put(void *arg, const char *p, size_t n)
+{
+	struct scan *s = arg;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n')
+			scan_line(s);
+		else if (s->nline < sizeof(s->line) - 1)
+			s->line[s->nline++] = p[i];
+	}
+	if (n >= sizeof(s->tail)) {
+		memcpy(s->tail, p + n - sizeof(s->tail), sizeof(s->tail));
+		s->ntail = sizeof(s->tail);
+	} else {
+		size_t keep = s->ntail + n > sizeof(s->tail) ?
+		    sizeof(s->tail) - n : s->ntail;
+
+		memmove(s->tail, s->tail + s->ntail - keep, keep);
+		memcpy(s->tail + keep, p, n);
+		s->ntail = keep + n;
+	}
+	return 0;
 }
 
 /* Start of the last `lines` lines of text. */
@@ -151,8 +368,279 @@ tail_start(const char *t, size_t n, int lines)
 	return i;
 }
 
+/* Where the ring was read from, for a warning: NULL if in order. */
+static const char *
+msgbuf_disorder(const struct msgbuf *mb)
+{
+	if (mb->cut)
+		return "read whole by dk_read_msgbuf() for this format, only "
+		    "its first 64 MiB (the library reads it from its start "
+		    "only)";
+	if (!mb->unwrapped && !mb->nul && mb->size > 0)
+		return "full, and its struct msgbuf (the write position) is "
+		    "not in the dump: printed as stored, which may not be "
+		    "oldest first";
+	return NULL;
+}
+
+/* The msgbuf for the summary: *s filled; a read error is a warning. */
 static void
-print_text(struct dk_dump *d, const struct opts *o)
+msgbuf_scan(struct dk_dump *d, const struct opts *o, struct msgbuf *mb,
+    struct scan *s)
+{
+	struct dk_err err;
+	const char *why;
+
+	memset(s, 0, sizeof(*s));
+	if (msgbuf_open(d, mb, &err) != DK_OK ||
+	    msgbuf_each(d, mb, scan_put, s, &err) != DK_OK) {
+		fprintf(stderr, "dumpinfo: warning: %s\n", err.msg);
+		return;
+	}
+	if (s->nline > 0)
+		scan_line(s);
+	if ((why = msgbuf_disorder(mb)) != NULL)
+		fprintf(stderr, "dumpinfo: %s: warning: the message buffer is "
+		    "%s\n", o->path, why);
+}
+
+/* --msgbuf: a line's bytes as dmesg(8) shows them, or --raw as they are. */
+struct mprint {
+	int	 raw;
+	int	 last;		/* the last byte written */
+};
+
+static int
+mprint_put(void *arg, const char *p, size_t n)
+{
+	struct mprint *m = arg;
+
+	if (m->raw)
+		fwrite(p, 1, n, stdout);
+	else
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			if (c == '\\')
+				fputs("\\\\", stdout);
+			else if ((c >= 0x20 && c < 0x7f) || c == '\n' ||
+			    c == '\t')
+				putchar(c);
+			else
+				printf("\\%03o", c);
+		}
+	m->last = (unsigned char)p[n - 1];
+	return ferror(stdout);
+}
+
+/* --msgbuf --quiet: read, written nowhere. */
+static int
+discard(void *arg, const char *p, size_t n)
+{
+	(void)arg;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+static int
+do_msgbuf(struct dk_dump *d, const struct opts *o)
+{
+	struct mprint m = { o->raw, '\n' };
+	struct msgbuf mb;
+	struct dk_err err;
+	const char *why;
+	enum dk_status st;
+
+	if (msgbuf_open(d, &mb, &err) != DK_OK) {
+		fprintf(stderr, "dumpinfo: %s\n", err.msg);
+		return TOOL_UNUSABLE;
+	}
+	if (mb.size == 0) {
+		fprintf(stderr, "dumpinfo: %s: a %s dump holds no message "
+		    "buffer dumpkit reads\n", o->path, dk_info(d)->format);
+		msgbuf_close(&mb);
+		return TOOL_UNUSABLE;
+	}
+	if (o->quiet)
+		st = msgbuf_each(d, &mb, discard, NULL, &err);
+	else
+		st = msgbuf_each(d, &mb, mprint_put, &m, &err);
+	if (st == DK_OK && !o->raw && !o->quiet && m.last != '\n')
+		putchar('\n');
+	if (st == DK_OK && !o->quiet && (why = msgbuf_disorder(&mb)) != NULL)
+		fprintf(stderr, "dumpinfo: %s: warning: the message buffer is "
+		    "%s\n", o->path, why);
+	msgbuf_close(&mb);
+	if (st != DK_OK) {
+		fprintf(stderr, "dumpinfo: %s\n", err.msg);
+		return TOOL_UNUSABLE;
+	}
+	return TOOL_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* What a crash-dump user reads first.                                     */
+
+struct fact {
+	const char	*value;		/* NULL: unknown */
+	const char	*source;	/* "kerneldumpheader", "info.0", ... */
+};
+
+struct facts {
+	struct fact	 panic, host, version;
+	enum savecore_time time_kind;	/* SC_TIME_UTC: epoch */
+	uint64_t	 epoch;
+	char		 local[32];	/* SC_TIME_LOCAL: as written, ISO */
+	const char	*time_source;
+};
+
+/* A string fact from the dump's attribute, else savecore's info file. */
+static struct fact
+pick(struct dk_dump *d, const char *attr, const struct savecore_info *si,
+    unsigned bit, const char *v)
+{
+	const struct dk_attr *a = dk_attr_find(d, attr);
+
+	if (a != NULL && a->type == DK_ATTR_STRING && a->str[0] != '\0')
+		return (struct fact){ a->str, a->source };
+	if (si != NULL && (si->have & bit) && v[0] != '\0')
+		return (struct fact){ v, si->source };
+	return (struct fact){ NULL, NULL };
+}
+
+/*
+ * Each from the first place that has it: the dump's attributes (the
+ * kerneldumpheader), savecore's info file (si, or NULL), and for the
+ * panic string the last "panic: " line of the msgbuf.
+ */
+static void
+gather(struct dk_dump *d, const struct savecore_info *si,
+    const struct scan *sc, struct facts *f)
+{
+	const struct dk_attr *a;
+
+	memset(f, 0, sizeof(*f));
+	f->panic = pick(d, "panic_string", si, SC_PANIC, si != NULL ?
+	    si->panicstring : NULL);
+	f->host = pick(d, "hostname", si, SC_HOSTNAME, si != NULL ?
+	    si->hostname : NULL);
+	f->version = pick(d, "version_string", si, SC_VERSION, si != NULL ?
+	    si->versionstring : NULL);
+	if (f->panic.value == NULL && sc->have_panic)
+		f->panic = (struct fact){ sc->panic, "msgbuf" };
+	if ((a = dk_attr_find(d, "dump_time")) != NULL &&
+	    a->type == DK_ATTR_TIME) {
+		f->time_kind = SC_TIME_UTC;
+		f->epoch = a->num;
+		f->time_source = a->source;
+	} else if (si != NULL && si->time_kind != SC_TIME_NONE) {
+		f->time_kind = si->time_kind;
+		f->epoch = si->epoch;
+		savecore_info_time(si, f->local, sizeof(f->local));
+		f->time_source = si->source;
+	}
+}
+
+/* One fact's line: "label:  "value" (source)" or "label:  unknown". */
+static void
+print_fact(const char *label, const struct fact *x)
+{
+	if (x->value == NULL)
+		printf("%-14sunknown\n", label);
+	else
+		printf("%-14s\"%.*s\" (%s)\n", label,
+		    (int)strcspn(x->value, "\n"), x->value, x->source);
+}
+
+static void
+print_facts(const struct facts *f)
+{
+	char tb[32];
+
+	print_fact("panic:", &f->panic);
+	if (f->time_kind == SC_TIME_UTC)
+		printf("dump time:    %ju (%s) (%s)\n", (uintmax_t)f->epoch,
+		    iso_time(f->epoch, tb, sizeof(tb)), f->time_source);
+	else if (f->time_kind == SC_TIME_LOCAL)
+		printf("dump time:    %s, the saving machine's local time, its "
+		    "zone not recorded (%s)\n", f->local, f->time_source);
+	else
+		printf("dump time:    unknown\n");
+	print_fact("hostname:", &f->host);
+	print_fact("version:", &f->version);
+}
+
+static void
+json_fact(struct json *j, const char *key, const struct fact *x)
+{
+	if (x->value == NULL) {
+		json_str(j, key, NULL);
+		return;
+	}
+	json_begin(j, key, 0);
+	json_str(j, "value", x->value);
+	json_str(j, "source", x->source);
+	json_end(j, 0);
+}
+
+static void
+json_facts(struct json *j, const struct facts *f)
+{
+	char tb[32];
+
+	json_fact(j, "panic_string", &f->panic);
+	if (f->time_kind == SC_TIME_NONE)
+		json_str(j, "dump_time", NULL);
+	else {
+		json_begin(j, "dump_time", 0);
+		if (f->time_kind == SC_TIME_UTC) {
+			json_u64(j, "value", f->epoch);
+			json_str(j, "utc", iso_time(f->epoch, tb, sizeof(tb)));
+			json_str(j, "local", NULL);
+		} else {
+			json_str(j, "value", NULL);
+			json_str(j, "utc", NULL);
+			json_str(j, "local", f->local);
+		}
+		json_str(j, "source", f->time_source);
+		json_end(j, 0);
+	}
+	json_fact(j, "hostname", &f->host);
+	json_fact(j, "version_string", &f->version);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The summary.                                                            */
+
+struct summary {
+	struct savecore_info si;
+	int		 have_si;
+	char		 si_warning[sizeof(((struct dk_err *)0)->msg)];
+	struct msgbuf	 mb;
+	struct scan	 scan;
+	struct facts	 facts;
+};
+
+/* What the summary needs read first: info file, msgbuf, the facts. */
+static void
+summary_read(struct dk_dump *d, const struct opts *o, struct summary *s)
+{
+	struct dk_err err;
+	enum dk_status st;
+
+	st = savecore_info_find(o->path, o->info_file, &s->si, &err);
+	s->have_si = st == DK_OK;
+	if (st != DK_OK && st != DK_NOMATCH) {
+		snprintf(s->si_warning, sizeof(s->si_warning), "%s", err.msg);
+		fprintf(stderr, "dumpinfo: warning: %s; not used\n", err.msg);
+	}
+	msgbuf_scan(d, o, &s->mb, &s->scan);
+	gather(d, s->have_si ? &s->si : NULL, &s->scan, &s->facts);
+}
+
+static void
+print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 {
 	const struct dk_info *in = dk_info(d);
 	const struct dk_window *w;
@@ -162,9 +650,10 @@ print_text(struct dk_dump *d, const struct opts *o)
 	struct dk_run_iter it = { 0, 0 };
 	struct dk_run run;
 	uint64_t nruns = 0;
-	size_t n, i;
-	char *t, tb[32];
+	size_t i;
+	char tb[32];
 
+	print_facts(&s->facts);
 	printf("format:       %s version %u\n", in->format, in->version);
 	printf("architecture: %s (decided by %s: %s)\n", in->arch,
 	    decided_name(in->arch_by), in->arch_why);
@@ -202,6 +691,8 @@ print_text(struct dk_dump *d, const struct opts *o)
 		    "%.*s\n", k->hostname, k->panicstring,
 		    (int)strcspn(k->versionstring, "\n"), k->versionstring);
 	}
+	if (s->have_si)
+		savecore_info_print(stdout, &s->si);
 	printf("\nheader:\n");
 	for (i = 0; dk_header_field(d, i, &f) == 0; i++) {
 		if (f.is_string)
@@ -253,28 +744,29 @@ print_text(struct dk_dump *d, const struct opts *o)
 			    (uintmax_t)run.offset);
 	}
 	printf("\nruns:         %ju\n", (uintmax_t)nruns);
-	if ((t = msgbuf_text(d, &n)) != NULL) {
-		size_t s = tail_start(t, n, MSGBUF_LINES);
+	if (s->scan.ntail > 0) {
+		const char *t = s->scan.tail;
+		size_t n = s->scan.ntail, b = tail_start(t, n, MSGBUF_LINES);
 
-		printf("\nmsgbuf (last lines):\n");
-		while (s < n) {
-			size_t e = s;
+		printf("\nmsgbuf (last lines%s):\n", s->mb.unwrapped ?
+		    ", unwrapped at msg_wseq" : "");
+		while (b < n) {
+			size_t e = b;
 
 			while (e < n && t[e] != '\n')
 				e++;
 			printf("  ");
-			for (size_t k = s; k < e; k++)
+			for (size_t k = b; k < e; k++)
 				putchar(isprint((unsigned char)t[k]) ||
 				    t[k] == '\t' ? t[k] : '.');
 			putchar('\n');
-			s = e + 1;
+			b = e + 1;
 		}
-		free(t);
 	}
 }
 
 static void
-print_json(struct dk_dump *d)
+print_json(struct dk_dump *d, struct summary *s)
 {
 	const struct dk_info *in = dk_info(d);
 	const struct dk_window *w;
@@ -286,10 +778,10 @@ print_json(struct dk_dump *d)
 	struct dk_run run;
 	uint64_t nruns = 0;
 	struct json j;
-	size_t n, i;
-	char *t;
+	size_t i;
 
 	json_open(&j, stdout, 0);
+	json_facts(&j, &s->facts);
 	json_str(&j, "format", in->format);
 	json_u64(&j, "version", in->version);
 	json_str(&j, "arch", in->arch);
@@ -339,6 +831,12 @@ print_json(struct dk_dump *d)
 		json_bool(&j, "cleared", k->cleared);
 		json_end(&j, 0);
 	}
+	if (s->have_si)
+		savecore_info_json(&j, "savecore_info", &s->si);
+	else
+		json_str(&j, "savecore_info", NULL);
+	json_str(&j, "savecore_info_warning", s->si_warning[0] != '\0' ?
+	    s->si_warning : NULL);
 	json_begin(&j, "header", 1);
 	for (i = 0; dk_header_field(d, i, &f) == 0; i++) {
 		json_begin(&j, NULL, 0);
@@ -389,72 +887,179 @@ print_json(struct dk_dump *d)
 	while (dk_run_next(d, &it, &run))
 		nruns++;
 	json_u64(&j, "runs", nruns);
-	if ((t = msgbuf_text(d, &n)) != NULL) {
-		size_t s = tail_start(t, n, MSGBUF_LINES);
+	json_u64(&j, "msgbuf_size", s->mb.size);
+	if (s->mb.unwrapped)
+		json_u64(&j, "msgbuf_unwrapped_at", s->mb.start);
+	else
+		json_str(&j, "msgbuf_unwrapped_at", NULL);
+	if (s->scan.ntail > 0) {
+		size_t b = tail_start(s->scan.tail, s->scan.ntail,
+		    MSGBUF_LINES);
 
-		json_strn(&j, "msgbuf_tail", t + s, n - s);
-		free(t);
+		json_strn(&j, "msgbuf_tail", s->scan.tail + b,
+		    s->scan.ntail - b);
 	}
 	json_end(&j, 0);
 }
 
-/* A hex dump, 16 bytes a line, addresses as the reader asked for them. */
+/* ---------------------------------------------------------------------- */
+/* --read-pa, --read-va.                                                   */
+
+/* A hex dump, 16 bytes a line, addressed as the reader asked for them. */
+struct hex {
+	uint64_t	 addr;		/* of line[0] */
+	uint8_t		 line[16];
+	size_t		 n;
+};
+
 static void
-hexdump(uint64_t addr, const uint8_t *p, size_t n)
+hex_line(uint64_t addr, const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i += 16) {
-		printf("%#018jx:", (uintmax_t)(addr + i));
-		for (size_t k = 0; k < 16; k++) {
-			if (i + k < n)
-				printf("%s%02x", k == 8 ? "  " : " ", p[i + k]);
-			else
-				printf("%s  ", k == 8 ? "  " : " ");
-		}
-		printf("  |");
-		for (size_t k = 0; k < 16 && i + k < n; k++)
-			putchar(isprint(p[i + k]) ? p[i + k] : '.');
-		printf("|\n");
+	static const char x[] = "0123456789abcdef";
+	char out[96], *q = out;
+
+	q += snprintf(out, sizeof(out), "0x%016jx:", (uintmax_t)addr);
+	for (size_t k = 0; k < 16; k++) {
+		if (k == 8)
+			*q++ = ' ';
+		*q++ = ' ';
+		*q++ = k < n ? x[p[k] >> 4] : ' ';
+		*q++ = k < n ? x[p[k] & 15] : ' ';
 	}
+	*q++ = ' ';
+	*q++ = ' ';
+	*q++ = '|';
+	for (size_t k = 0; k < n; k++)
+		*q++ = isprint(p[k]) ? (char)p[k] : '.';
+	*q++ = '|';
+	*q++ = '\n';
+	fwrite(out, 1, (size_t)(q - out), stdout);
+}
+
+static void
+hex_put(struct hex *h, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		size_t k = 16 - h->n < n ? 16 - h->n : n;
+
+		memcpy(h->line + h->n, p, k);
+		h->n += k;
+		p += k;
+		n -= k;
+		if (h->n == 16) {
+			hex_line(h->addr, h->line, 16);
+			h->addr += 16;
+			h->n = 0;
+		}
+	}
+}
+
+static void
+hex_end(struct hex *h)
+{
+	if (h->n > 0)
+		hex_line(h->addr, h->line, h->n);
+	h->n = 0;
+}
+
+static enum dk_status
+read_mem(struct dk_dump *d, int how, uint64_t a, void *buf, size_t n,
+    struct dk_err *err)
+{
+	return how == 'p' ? dk_read_pa(d, a, buf, n, err) :
+	    dk_read_va(d, a, buf, n, err);
+}
+
+/*
+ * The longest readable start of [a, a + n), which is known not to be
+ * readable whole, read into buf.  A read fails if any of its bytes
+ * cannot be read, so every start of a readable range is readable: a
+ * bisection finds the first byte that is not, in log2(n) reads.
+ */
+static size_t
+readable_prefix(struct dk_dump *d, int how, uint64_t a, uint8_t *buf,
+    size_t n)
+{
+	size_t lo = 0, hi = n;		/* lo bytes readable, hi not */
+	struct dk_err err;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (read_mem(d, how, a, buf, mid, &err) == DK_OK)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && read_mem(d, how, a, buf, lo, &err) != DK_OK)
+		return 0;
+	return lo;
 }
 
 static int
 do_read(struct dk_dump *d, const struct opts *o)
 {
-	struct dk_err err;
-	uint8_t *buf = malloc(o->len);
-	enum dk_status st;
+	struct hex h = { .addr = o->addr };
+	uint8_t *buf = malloc(CHUNK);
+	uint64_t done = 0;
+	int rc = TOOL_OK;
 
 	if (buf == NULL) {
 		fprintf(stderr, "dumpinfo: out of memory\n");
 		return TOOL_UNUSABLE;
 	}
-	if (o->read == 'p')
-		st = dk_read_pa(d, o->addr, buf, o->len, &err);
-	else
-		st = dk_read_va(d, o->addr, buf, o->len, &err);
-	if (st != DK_OK) {
-		fprintf(stderr, "dumpinfo: %s: %s\n", o->path, err.msg);
-		free(buf);
-		return TOOL_NEGATIVE;
+	while (done < o->len && !ferror(stdout)) {
+		uint64_t a = o->addr + done;
+		size_t n = o->len - done < CHUNK ? (size_t)(o->len - done) :
+		    CHUNK, k = n;
+		struct dk_err err, at;
+
+		if (read_mem(d, o->read, a, buf, n, &err) != DK_OK &&
+		    (k = readable_prefix(d, o->read, a, buf, n)) < n &&
+		    read_mem(d, o->read, a + k, buf + k, 1, &at) != DK_OK)
+			err = at;	/* names the very address */
+		if (o->quiet)
+			;	/* readable or not: the exit status says */
+		else if (o->raw)
+			fwrite(buf, 1, k, stdout);
+		else
+			hex_put(&h, buf, k);
+		done += k;
+		if (k < n) {
+			if (!o->raw && !o->quiet)
+				hex_end(&h);
+			fflush(stdout);
+			if (done > 0)
+				fprintf(stderr, "dumpinfo: %s: %s (the %ju "
+				    "bytes before it were read%s)\n", o->path,
+				    err.msg, (uintmax_t)done, o->quiet ? "" :
+				    " and written");
+			else
+				fprintf(stderr, "dumpinfo: %s: %s\n", o->path,
+				    err.msg);
+			rc = TOOL_NEGATIVE;
+			break;
+		}
 	}
-	if (o->quiet)
-		;	/* readable: the exit status says so */
-	else if (o->raw)
-		fwrite(buf, 1, o->len, stdout);
-	else
-		hexdump(o->addr, buf, o->len);
+	if (!o->raw && !o->quiet)
+		hex_end(&h);
 	free(buf);
-	return fflush(stdout) == 0 ? TOOL_OK : TOOL_UNUSABLE;
+	return rc;
 }
 
-int
-main(int argc, char **argv)
+/* ---------------------------------------------------------------------- */
+
+/* The tool; *finished if tool_option() ended it (--help, --version). */
+static int
+run(int argc, char **argv, int *finished)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "read-pa", required_argument, NULL, 'p' },
 		{ "read-va", required_argument, NULL, 'r' },
-		{ "raw", no_argument, NULL, 'R' },
+		{ "msgbuf", no_argument, NULL, 'm' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -462,13 +1067,14 @@ main(int argc, char **argv)
 		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
+	struct summary *s;
 	struct dk_dump *d;
 	struct dk_err err;
 	int c, rc = TOOL_OK;
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
 	argv[0] = "dumpinfo";
-	while ((c = getopt_long(argc, argv, "jp:r:a:k:qvhV", longopts,
+	while ((c = getopt_long(argc, argv, "jp:r:ma:k:qvhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -479,13 +1085,20 @@ main(int argc, char **argv)
 			if (o.read != 0 || parse_range(optarg, &o.addr,
 			    &o.len) != 0)
 				return tool_usage_error(&tool, "--read-%s: "
-				    "expected one ADDR[:LEN] (hex address, "
-				    "length up to %u), found '%s'", c == 'p' ?
-				    "pa" : "va", READ_MAX, optarg);
+				    "expected one ADDR[:LEN] (a hexadecimal "
+				    "address; a length, not 0, with K, M, G, T "
+				    "or P, the range below 2^64), found '%s'",
+				    c == 'p' ? "pa" : "va", optarg);
 			o.read = c == 'p' ? 'p' : 'v';
 			break;
-		case 'R':
+		case 'm':
+			o.msgbuf = 1;
+			break;
+		case OPT_RAW:
 			o.raw = 1;
+			break;
+		case OPT_INFO_FILE:
+			o.info_file = optarg;
 			break;
 		case 'a':
 			o.open.arch = optarg;
@@ -500,11 +1113,22 @@ main(int argc, char **argv)
 			o.verbose = 1;
 			break;
 		default:
+			*finished = c == 'h' || c == 'V';
 			return tool_option(&tool, c, argv);
 		}
 	}
 	if (argc - optind != 1)
 		return tool_usage_error(&tool, "expected one FILE");
+	if (o.read != 0 && o.msgbuf)
+		return tool_usage_error(&tool, "--msgbuf and --read-%s: one "
+		    "at a time", o.read == 'p' ? "pa" : "va");
+	if ((o.json || o.info_file != NULL) && (o.read != 0 || o.msgbuf))
+		return tool_usage_error(&tool, "--%s goes with the summary, "
+		    "not with --%s", o.json ? "json" : "info-file", o.msgbuf ?
+		    "msgbuf" : o.read == 'p' ? "read-pa" : "read-va");
+	if (o.raw && o.read == 0 && !o.msgbuf)
+		return tool_usage_error(&tool, "--raw goes with --read-pa, "
+		    "--read-va or --msgbuf");
 	o.path = argv[optind];
 	if (dk_open(o.path, &o.open, &d, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
@@ -512,12 +1136,31 @@ main(int argc, char **argv)
 	}
 	if (o.read != 0)
 		rc = do_read(d, &o);
+	else if (o.msgbuf)
+		rc = do_msgbuf(d, &o);
 	else if (o.quiet)
 		;	/* a dump dumpkit reads: the exit status says so */
-	else if (o.json)
-		print_json(d);
-	else
-		print_text(d, &o);
+	else if ((s = calloc(1, sizeof(*s))) == NULL) {
+		fprintf(stderr, "dumpinfo: out of memory\n");
+		rc = TOOL_UNUSABLE;
+	} else {
+		summary_read(d, &o, s);
+		if (o.json)
+			print_json(d, s);
+		else
+			print_text(d, &o, s);
+		msgbuf_close(&s->mb);
+		free(s);
+	}
 	dk_close(d);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int finished = 0, rc = run(argc, argv, &finished);
+
+	/* Every path checks stdout's writes, usage errors too. */
+	return finished ? rc : tool_finish(&tool, rc);
 }
