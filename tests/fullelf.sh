@@ -333,9 +333,9 @@ rm -f "$f" "$f.p" "$f.pz" "$f.z"
 f=$T/amd64.md
 "$BIN/dumpgen" --arch amd64 --mem 32M --seed $SEED -q -o "$f" 2>/dev/null
 out=$("$BIN/dumpconv" --drop-zero "$f" -o "$f.elf" 2>&1); st=$?
-[ $st -eq 2 ] && [ ! -e "$f.elf" ] && grep -q "drop-zero.*full ELF core" <<<"$out" &&
-    ok "dumpconv --drop-zero on a minidump: refused (exit 2), nothing written" ||
-    no "dumpconv --drop-zero on a minidump: refused (exit 2), nothing written" "$st: $out"
+[ $st -eq 3 ] && [ ! -e "$f.elf" ] && grep -q "drop-zero.*full ELF core" <<<"$out" &&
+    ok "dumpconv --drop-zero on a minidump: a usage error (exit 3), nothing written" ||
+    no "dumpconv --drop-zero on a minidump: a usage error (exit 3), nothing written" "$st: $out"
 
 # e_machine EM_SPARCV9 (43) on a 64-bit big-endian core: FreeBSD/sparc64
 # never wrote ELF cores (FORMATS.md 5), so the reader refuses it rather
