@@ -374,6 +374,16 @@ grep -qx 'hostname:     "fixture5.dumpkit.test" (kerneldumpheader)' <<<"$out" &&
     grep -q '^  hostname:     other.example.org$' <<<"$out" &&
     ok "a kerneldumpheader's values come before info.5's, which is still listed" ||
     no "a kerneldumpheader's values come before info.5's" "$out"
+# dumpconv --info shows it too, through the same module.
+printf 'Dump header from device: /dev/ada0p3\n  Hostname: conv.example.org\n  Dumptime: 2026-01-01 04:00:00 +0100\n' >"$I/crash/info.0"
+out=$("$BIN/dumpconv" --info "$I/crash/vmcore.0" 2>&1)
+grep -q '^savecore info:  .*crash/info.0 (Dump header from device /dev/ada0p3)$' <<<"$out" &&
+    grep -q '^  hostname:     conv.example.org$' <<<"$out" &&
+    grep -q "^  dump time:    2026-01-01 04:00:00 +0100 = $want_t (2026-01-01T03:00:00Z)$" <<<"$out" &&
+    ok "dumpconv --info lists info.0 beside vmcore.0" || no "dumpconv --info lists info.0 beside vmcore.0" "$out"
+got=$(jget "$("$BIN/dumpconv" --info --json "$I/crash/vmcore.0" 2>&1)" '[d["savecore_info"][k] for k in ("hostname", "dumptime_epoch", "dumptime_utc")]')
+[ "$got" = "['conv.example.org', $want_t, '2026-01-01T03:00:00Z']" ] &&
+    ok "dumpconv --info --json: savecore_info" || no "dumpconv --info --json: savecore_info" "$got"
 # An info file savecore could not have written: a warning naming the
 # line and its offset, the file not used, exit 0.
 bad_info() {	# DESC REGEX: info.0 as on stdin; the warning and the fallback
