@@ -21,6 +21,7 @@ static const struct dk_format_ops *const formats[] = {
 	&dk_fmt_minidump,	/* "minidump" at offset 0 */
 	&dk_fmt_elfmini,	/* an ELF core with dumpkit's notes */
 	&dk_fmt_elf,		/* a FreeBSD full ELF core: EI_OSABI 255 */
+	&dk_fmt_kdump,		/* "KDUMP   ", "DISKDUMP", "makedumpfile" at 0 */
 	&dk_fmt_sparc64,	/* no magic: last, claimed by --arch/--kernel/hint */
 };
 

@@ -94,6 +94,46 @@ sp64_reg(void)
 	return sp64_layout("sparc64-dump-reg");
 }
 
+/* kdump-compressed (fmt_kdump.c): the headers of 64- and 32-bit builds. */
+static const struct dk_layout *
+kd_layout(const char *name)
+{
+	const struct dk_layout *const *all;
+	size_t n;
+
+	all = dk_kd_layouts(&n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+#define	KD_LAYOUT(fn, name)						\
+static const struct dk_layout *						\
+fn(void)								\
+{									\
+	return kd_layout(name);						\
+}
+KD_LAYOUT(kd_hdr64, "kdump-header-64")
+KD_LAYOUT(kd_hdr32, "kdump-header-32")
+KD_LAYOUT(kd_sub64, "kdump-sub-header-64")
+KD_LAYOUT(kd_sub32, "kdump-sub-header-32")
+KD_LAYOUT(kd_sub32pad, "kdump-sub-header-32pad")
+
+/*
+ * The ABIs makedumpfile is built for (its arch/ directory), by word
+ * size; mips n64 and sparc64 are LP64 too.  On i386 a 64-bit integer
+ * is 4-aligned, on the other ILP32 ABIs 8-aligned: the sub header
+ * differs, the header (no 64-bit field) does not.
+ */
+#define	KD_LP64		"amd64 aarch64 powerpc64 powerpc64le riscv64 s390x " \
+			"sparc64 mips-n64 mipsel-n64"
+#define	KD_ILP32	"i386 armel armhf armeb powerpc mips-o32 mipsel-o32"
+#define	KD_ILP32_A8	"armel armhf armeb powerpc mips-o32 mipsel-o32"
+#define	KD_V0_6		0x7f
+#define	KD_PAD8		"a 64-bit integer is 8-aligned; makedumpfile zeroes " \
+			"the sub header before filling it"
+
 static const struct dk_ctentry registry[] = {
 	{ md_amd64, "minidumphdr", "sys/amd64/include/minidump.h", "amd64",
 	  { { "amd64", DK_V(3), 68, 4, TAIL_WHY } }, 0, 0 },
@@ -151,6 +191,35 @@ static const struct dk_ctentry registry[] = {
 	{ sp64_reg, "sparc64_dump_reg",
 	  "sys/sparc64/include/kerneldump.h, fixed-width", EVERY_ABI,
 	  { { NULL, 0, 0, 0, NULL } }, DK_V(2), 0 },
+	/*
+	 * makedumpfile's disk_dump_header and kdump_sub_header
+	 * (diskdump_mod.h), declared with long, struct timeval and off_t
+	 * (64-bit: makedumpfile builds with _FILE_OFFSET_BITS=64); written
+	 * natively by each build.  QEMU writes the 32-bit sub header
+	 * packed, as i386 lays it out, for every guest.
+	 */
+	{ kd_hdr64, "disk_dump_header", "makedumpfile diskdump_mod.h",
+	  KD_LP64, { { KD_LP64, KD_V0_6, 402, 6, "struct timeval timestamp "
+	      "is 8-aligned after the 390 bytes of utsname; zero "
+	      "(makedumpfile allocates the header zeroed)" } }, 0, 0 },
+	{ kd_hdr32, "disk_dump_header", "makedumpfile diskdump_mod.h",
+	  KD_ILP32, { { KD_ILP32, KD_V0_6, 402, 2, "struct timeval timestamp "
+	      "is 4-aligned after the 390 bytes of utsname; zero" } }, 0, 0 },
+	{ kd_sub64, "kdump_sub_header", "makedumpfile diskdump_mod.h",
+	  KD_LP64, { { KD_LP64, DK_V(1), 12, 4, "version 1's struct (an "
+	      "unsigned long and an int) is padded to 8; zero" } }, 0, 0 },
+	{ kd_sub32, "kdump_sub_header", "makedumpfile diskdump_mod.h "
+	  "(i386), QEMU's packed KdumpSubHeader32", "i386",
+	  { { NULL, 0, 0, 0, NULL } }, 0, 0 },
+	{ kd_sub32pad, "kdump_sub_header", "makedumpfile diskdump_mod.h",
+	  KD_ILP32_A8,
+	  { { KD_ILP32_A8, 0x78, 20, 4, "before offset_vmcoreinfo: " KD_PAD8 },
+	    { KD_ILP32_A8, 0x78, 36, 4, "after size_vmcoreinfo (version 3's "
+	      "end): " KD_PAD8 },
+	    { KD_ILP32_A8, 0x70, 52, 4, "after size_note (version 4's end): "
+	      KD_PAD8 },
+	    { KD_ILP32_A8, 0x60, 68, 4, "after size_eraseinfo (version 5's "
+	      "end): " KD_PAD8 } }, 0, 0 },
 };
 
 size_t

@@ -984,6 +984,12 @@ extern const struct dk_format_ops dk_fmt_sparc64;
  */
 const struct dk_layout *const *dk_sp64_layouts(size_t *n);
 extern const struct dk_format_ops dk_fmt_elf;
+extern const struct dk_format_ops dk_fmt_kdump;
+/*
+ * The kdump-compressed headers' layouts (fmt_kdump.c): "kdump-header-64",
+ * "kdump-header-32", "kdump-sub-header-64", "-32", "-32pad"; *n their count.
+ */
+const struct dk_layout *const *dk_kd_layouts(size_t *n);
 
 /* ---------------------------------------------------------------------- */
 /* Full ELF cores: kernel symbols (the walks are the modules').           */

@@ -2,26 +2,16 @@
  * recognize.c -- dumps dumpkit recognises but does not read yet.
  *
  * When no format of dump.c's formats[] takes a stream, it is held
- * against the rows of unread[] below, so that a Linux vmcore, a process
- * core or a makedumpfile file is named for what it is, with the fact
- * that names it, instead of being called unknown.  Each row is one such
+ * against the rows of unread[] below, so that a Linux vmcore or a
+ * process core is named for what it is, with the fact that names it,
+ * instead of being called unknown.  Each row is one such
  * fact; the format that learns to read one replaces its row by a module
  * in formats[].  The formats are asked first, so nothing dumpkit reads
  * (a FreeBSD full core, a portable file, a sparc64 dump) ever reaches
  * these rows.
  *
- * The facts, from the writers' own definitions:
- *  - makedumpfile's kdump-compressed format starts with struct
- *    disk_dump_header (diskdump_mod.h): char signature[8] "KDUMP   ",
- *    int header_version (the dumped machine's byte order), struct
- *    new_utsname (six char[65]: sysname, nodename, release, version,
- *    machine, domainname), ...; the older diskdump wrote the same
- *    header with "DISKDUMP".
- *  - makedumpfile's flattened format (-F, and QEMU's kdump-compressed
- *    dump-guest-memory output) starts with struct makedumpfile_header
- *    (makedumpfile.h): char signature[16] "makedumpfile" NUL-padded,
- *    int64 type 1, int64 version 1, big-endian, in a 4096-byte block;
- *    then (offset, size) records, big-endian, each followed by its data.
+ * makedumpfile's kdump-compressed and flattened files, once rows here,
+ * are read by fmt_kdump.c.  The facts, from the writers' own definitions:
  *  - The Linux kernel's ELF vmcore (/proc/vmcore, makedumpfile -E, and
  *    a QEMU guest dump when the guest exports it) has a note named
  *    "VMCOREINFO" (type 0; include/linux/vmcore_info.h), and "CORE"
@@ -50,10 +40,6 @@
 #define	RK_NT_PRPSINFO		3
 #define	RK_NT_AUXV		6
 #define	RK_NT_FILE		0x46494c45u	/* "FILE" */
-#define	RK_KDUMP_VERSION	8	/* disk_dump_header.header_version */
-#define	RK_KDUMP_UTS		12	/* its struct new_utsname */
-#define	RK_UTS_LEN		65	/* each of the six fields */
-#define	RK_FLAT_BLOCK		4096	/* the flattened header block */
 
 /* How a row recognises its dump. */
 enum rk_how {
@@ -81,11 +67,6 @@ struct rk_sig {
 	const char	*hint;		/* what reads it instead, or NULL */
 };
 
-static void kdump_detail(const struct dk_src *, const uint8_t *, size_t,
-		    char *, size_t);
-static void flat_detail(const struct dk_src *, const uint8_t *, size_t,
-		    char *, size_t);
-
 #define	RK_CRASH	"crash reads it with the kernel's vmlinux"
 
 /*
@@ -94,17 +75,6 @@ static void flat_detail(const struct dk_src *, const uint8_t *, size_t,
  * core's notes before the NT_PRSTATUS that every core has).
  */
 static const struct rk_sig unread[] = {
-	{ "a makedumpfile kdump-compressed dump",
-	  RK_MAGIC, "KDUMP   ", 8, NULL, { { 0, NULL } }, 0, kdump_detail,
-	  RK_CRASH },
-	{ "a diskdump dump, the kdump-compressed format's predecessor",
-	  RK_MAGIC, "DISKDUMP", 8, NULL, { { 0, NULL } }, 0, kdump_detail,
-	  RK_CRASH },
-	{ "a makedumpfile flattened file, as makedumpfile -F and QEMU's "
-	  "kdump-compressed dump-guest-memory write it",
-	  RK_MAGIC, "makedumpfile\0\0\0\0", 16, NULL, { { 0, NULL } }, 0,
-	  flat_detail, "crash reads it; makedumpfile -R OUT < FILE rebuilds "
-	  "the dump it holds" },
 	{ "a Linux kernel ELF core, as /proc/vmcore, makedumpfile -E and "
 	  "QEMU guest dumps are",
 	  RK_NOTE, NULL, 0, "VMCOREINFO", { { 0, NULL } }, 0, NULL, RK_CRASH },
@@ -122,66 +92,6 @@ static const struct rk_sig unread[] = {
 	  RK_NOTE, NULL, 0, "CORE", { { RK_NT_PRSTATUS, "NT_PRSTATUS" } }, 1,
 	  NULL, RK_CRASH },
 };
-
-/* Copy up to max bytes of the string at p as printable text. */
-static void
-printable(char *out, size_t len, const uint8_t *p, size_t max)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && i < max && p[i] != '\0'; i++)
-		out[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
-	out[i] = '\0';
-}
-
-/*
- * A kdump header's version (in either byte order: it is small), the
- * kernel release and the machine from its utsname.
- */
-static void
-kdump_detail(const struct dk_src *src, const uint8_t *head, size_t n,
-    char *buf, size_t len)
-{
-	char rel[RK_UTS_LEN], mach[RK_UTS_LEN];
-	uint64_t v;
-
-	(void)src;
-	if (n < RK_KDUMP_UTS + 5 * RK_UTS_LEN) {
-		buf[0] = '\0';
-		return;
-	}
-	v = dec_le32(head + RK_KDUMP_VERSION);
-	if (v > 0xffff)
-		v = dec_be32(head + RK_KDUMP_VERSION);
-	printable(rel, sizeof(rel), head + RK_KDUMP_UTS + 2 * RK_UTS_LEN,
-	    RK_UTS_LEN);
-	printable(mach, sizeof(mach), head + RK_KDUMP_UTS + 4 * RK_UTS_LEN,
-	    RK_UTS_LEN);
-	snprintf(buf, len, "header version %ju%s%s%s%s", (uintmax_t)v,
-	    mach[0] != '\0' ? ", machine " : "", mach,
-	    rel[0] != '\0' ? ", release " : "", rel);
-}
-
-/* What the flattened file's first record holds, if it says. */
-static void
-flat_detail(const struct dk_src *src, const uint8_t *head, size_t n,
-    char *buf, size_t len)
-{
-	uint8_t b[24];
-	struct dk_err e;
-
-	(void)head;
-	(void)n;
-	buf[0] = '\0';
-	if (src->size < RK_FLAT_BLOCK + sizeof(b) || dk_src_pread(src, b,
-	    sizeof(b), RK_FLAT_BLOCK, "flattened record", &e) != DK_OK)
-		return;
-	if (memcmp(b + 16, "KDUMP   ", 8) == 0)
-		snprintf(buf, len, "its first record holds a kdump-compressed "
-		    "header");
-	else if (dk_elf_magic(b + 16))
-		snprintf(buf, len, "its first record holds an ELF header");
-}
 
 /*
  * Does note n match row r?  1, with *type the name of its type (NULL:
