@@ -1237,8 +1237,7 @@ load_bitmap2(struct dk_kdump *k, struct kd_part *p, uint8_t *buf,
 				v &= ~(uint64_t)0 << (p->start - lo);
 			if (p->end < hi)
 				v &= ((uint64_t)1 << (p->end - lo)) - 1;
-			if (w < k->bm2.nwords)
-				k->bm2.w[w] |= v;
+			dk_bitmap_or(&k->bm2, w, v);
 		}
 	}
 	return DK_OK;

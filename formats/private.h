@@ -186,24 +186,45 @@ void		dk_layout_encode(const struct dk_layout *, unsigned version,
 /* Page bitmap with a rank index.                                          */
 
 /*
- * The bits are held normalised: bit n is bit (n % 64) of w[n / 64],
- * whatever word size and byte order the dump used.  rank(n), the number
- * of set bits below n, costs one superblock lookup, one block lookup and
- * at most seven popcounts: O(1) after a linear build.
+ * The bits are held normalised (bit n is bit n % 64 of word n / 64,
+ * whatever word size and byte order the dump used) and sparse: a
+ * superblock of 65536 bits is held only if a bit of it is set, and in
+ * it a 512-bit block as words only if it has both set and clear bits;
+ * a block of set bits only is a bit of a mask.  Memory is so
+ * proportional to the blocks where a run of set bits starts or ends,
+ * never to the size of the bitmap: a 64 TiB machine's 2 GiB bitmap with
+ * a few runs takes a few KiB.  rank(n), the number of set bits below n,
+ * is a superblock lookup (direct where the superblocks are contiguous, a
+ * binary search otherwise), two mask popcounts and at most eight word
+ * popcounts, after a linear build (dk_bitmap_index).
  */
 #define	DK_BM_BLOCK_SHIFT	9	/* 512 bits per block */
 #define	DK_BM_SUPER_SHIFT	16	/* 65536 bits per superblock */
 
-struct dk_bitmap {
+struct dk_bm_super {
+	uint64_t	 id;		/* bits [id << 16, (id + 1) << 16) */
+	uint64_t	 rank;		/* set bits before it (dk_bitmap_index) */
+	uint64_t	 full[2];	/* a bit per block: all its bits set */
+	uint64_t	 mixed[2];	/* a bit per block: its words are in w */
+	/*
+	 * 8 words per mixed block, in block order, for cap blocks; then
+	 * (dk_bitmap_index) cap + 1 uint16_t: the set bits of the mixed
+	 * blocks before each.
+	 */
 	uint64_t	*w;
-	uint64_t	 nbits;
-	uint64_t	 nwords;
-	uint64_t	*super;		/* set bits before each superblock */
-	uint16_t	*sub;		/* set bits from superblock to block */
-	uint64_t	 count;		/* all set bits */
+	uint32_t	 cap;
 };
 
-/* Allocate a zeroed bitmap of nbits bits. */
+struct dk_bitmap {
+	uint64_t		 nbits;
+	uint64_t		 count;		/* all set bits (dk_bitmap_index) */
+	struct dk_bm_super	*sb;		/* superblocks with a set bit */
+	uint64_t		 nsb, capsb;	/* sb[] is sorted by id */
+	int			 nomem;		/* a set or load ran out of
+						   memory: index reports it */
+};
+
+/* An empty bitmap of nbits bits (nothing is allocated yet). */
 enum dk_status	dk_bitmap_init(struct dk_bitmap *, uint64_t nbits,
 		    struct dk_err *);
 /* Free a bitmap's memory; the struct may be reused after init. */
@@ -211,32 +232,33 @@ void		dk_bitmap_free(struct dk_bitmap *);
 /*
  * Load raw on-disk bitmap bytes starting at bit-byte index byteoff:
  * words of wordsize bytes (4 or 8) in byte order e.  byteoff and len are
- * multiples of wordsize.
+ * multiples of wordsize.  The bytes replace what was there; bits at or
+ * past nbits are dropped.  Chunk by chunk, memory stays proportional to
+ * the blocks with both set and clear bits.
  */
 void		dk_bitmap_load(struct dk_bitmap *, uint64_t byteoff,
 		    const uint8_t *, size_t, unsigned wordsize, enum dk_endian);
 /* Store bits as on-disk bytes (the inverse of dk_bitmap_load). */
 void		dk_bitmap_store(const struct dk_bitmap *, uint64_t byteoff,
 		    uint8_t *, size_t, unsigned wordsize, enum dk_endian);
-/* Build the rank index; call after the last change to the bits. */
+/*
+ * Build the rank index (and drop what a load or set left empty); call
+ * after the last change to the bits.  DK_ENOMEM if a set or load could
+ * not allocate (the bitmap is then incomplete).
+ */
 enum dk_status	dk_bitmap_index(struct dk_bitmap *, struct dk_err *);
 /* Number of set bits below bit n (n <= nbits). */
 uint64_t	dk_bitmap_rank(const struct dk_bitmap *, uint64_t);
 /* First set (want=1) or clear (want=0) bit at or after n, or nbits. */
 uint64_t	dk_bitmap_next(const struct dk_bitmap *, uint64_t, int want);
-
-static inline int
-dk_bitmap_test(const struct dk_bitmap *bm, uint64_t n)
-{
-	return n < bm->nbits && (bm->w[n >> 6] >> (n & 63) & 1);
-}
-
-static inline void
-dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
-{
-	if (n < bm->nbits)
-		bm->w[n >> 6] |= (uint64_t)1 << (n & 63);
-}
+/* Is bit n set (0 past nbits)? */
+int		dk_bitmap_test(const struct dk_bitmap *, uint64_t);
+/* Set bit n (nothing past nbits). */
+void		dk_bitmap_set(struct dk_bitmap *, uint64_t);
+/* Set the bits of v in normalised word w (bits 64 w to 64 w + 63). */
+void		dk_bitmap_or(struct dk_bitmap *, uint64_t w, uint64_t v);
+/* Bytes of memory the bitmap holds (its superblocks, words and index). */
+uint64_t	dk_bitmap_bytes(const struct dk_bitmap *);
 
 /* ---------------------------------------------------------------------- */
 /* Architectures.                                                          */
