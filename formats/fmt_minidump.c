@@ -1189,14 +1189,30 @@ dk_md_write(const struct dk_md_spec *s, int fd, const char *name,
 		}
 		off += round_up(n, page);
 	}
-	/* Bitmap, in chunks. */
-	for (uint64_t done = 0; st == DK_OK && done < h.v[DK_H_BITMAPSIZE];
-	    done += MD_WRITE_CHUNK) {
-		uint64_t left = h.v[DK_H_BITMAPSIZE] - done;
-		size_t n = left < MD_WRITE_CHUNK ? (size_t)left : MD_WRITE_CHUNK;
+	/*
+	 * Bitmap: only its pages with a set bit are written, up to
+	 * MD_WRITE_CHUNK bytes at a time; the others are holes (the file
+	 * is empty, and its size is set at the end), so the bitmap of a
+	 * huge machine with little dumped costs no disk.  A word never
+	 * straddles a page, so a page's bits are its bytes.
+	 */
+	for (uint64_t p = 0, size = h.v[DK_H_BITMAPSIZE]; st == DK_OK &&
+	    p < size; ) {
+		uint64_t b = dk_bitmap_next(s->bm, 8 * p, 1), q;
 
-		dk_bitmap_store(s->bm, done, buf, n, ws, e);
-		st = pwrite_all(fd, buf, n, off + done, name, "bitmap", err);
+		if (b >= nbits || b / 8 >= size)
+			break;
+		p = b / 8 / page * page;
+		for (q = p + page; q < size && q - p < MD_WRITE_CHUNK &&
+		    8 * q < nbits && dk_bitmap_next(s->bm, 8 * q, 1) <
+		    8 * (q + page); q += page)
+			;
+		if (q > size)
+			q = size;
+		dk_bitmap_store(s->bm, p, buf, (size_t)(q - p), ws, e);
+		st = pwrite_all(fd, buf, (size_t)(q - p), off + p, name,
+		    "bitmap", err);
+		p = q;
 	}
 	off += round_up(h.v[DK_H_BITMAPSIZE], page);
 	if (st == DK_OK && s->pmapsize > 0)

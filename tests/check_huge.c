@@ -1,0 +1,122 @@
+/*
+ * check_huge.c -- dumps of machines with huge memory (issue 17).
+ *
+ * The dump of a 16 TiB machine with 64 MiB dumped has a 512 MiB bitmap;
+ * opening, reading and checking it must hold memory for its runs of
+ * dumped pages, not for the bitmap (the bound below is per run; the
+ * whole bitmap would be 512 MiB and its index 16 MiB more), and its
+ * writer leaves the bitmap's empty pages as holes.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dkcheck.h"
+#include "gen.h"
+#include "private.h"
+
+static char tmpdir[256];
+
+static void
+setup_tmp(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/dkhuge.XXXXXX", t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+START_TEST(test_huge_open_bounded)
+{
+	struct fx_opts o = { .arch = "amd64", .version = 3,
+	    .mem = (uint64_t)16 << 40, .dumped = 64u << 20, .seed = 7,
+	    .sparse = 1 };
+	struct dk_check_opts co = { .quick = 1 };
+	struct dk_check_result res;
+	struct dk_run_iter it = { 0 };
+	struct dk_run run;
+	struct fx_dump f;
+	struct dk_dump *d;
+	struct dk_err err;
+	struct stat sb;
+	char path[300];
+	uint8_t got[64], want[64];
+	uint64_t nruns = 0, bytes, nbits;
+
+	setup_tmp();
+	snprintf(path, sizeof(path), "%s/huge", tmpdir);
+	ck_assert_int_eq(fx_build(&o, &f, &err), DK_OK);
+	ck_assert_int_eq(fx_write(&f, path, 0, &err), DK_OK);
+	/* 512 MiB of bitmap, nearly all of it zero: holes, not blocks. */
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_msg((uint64_t)sb.st_blocks * 512 < (32u << 20), "%s: %ju "
+	    "bytes allocated of %ju", path, (uintmax_t)sb.st_blocks * 512,
+	    (uintmax_t)sb.st_size);
+
+	ck_assert_int_eq(dk_open(path, NULL, &d, &err), DK_OK);
+	ck_assert_uint_eq(d->info.npages, f.bm.count);
+	while (dk_run_next(d, &it, &run))
+		nruns++;
+	nbits = dk_md(d)->bm.nbits;
+	bytes = dk_bitmap_bytes(&dk_md(d)->bm);
+	ck_assert_uint_gt(nbits, (uint64_t)1 << 31);	/* 16 TiB of 4 KiB pages */
+	/*
+	 * A run starts and ends in at most two 66-byte blocks and two
+	 * 64-byte superblock entries (twice that, as the array doubles).
+	 */
+	ck_assert_msg(bytes <= 400 * nruns + 4096, "the bitmap of %ju bits "
+	    "(%ju runs) holds %ju bytes", (uintmax_t)nbits,
+	    (uintmax_t)nruns, (uintmax_t)bytes);
+	ck_assert_uint_lt(bytes, nbits / 8 / 1000);
+	/* The first and the last dumped page read as the model says. */
+	it = (struct dk_run_iter){ 0 };
+	ck_assert(dk_run_next(d, &it, &run));
+	ck_assert_int_eq(dk_read_pa(d, run.pa, got, sizeof(got), &err),
+	    DK_OK);
+	fx_expect(&f, run.pa, want, sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	while (dk_run_next(d, &it, &run))
+		;
+	ck_assert_int_eq(dk_read_pa(d, run.pa + run.len - 64, got,
+	    sizeof(got), &err), DK_OK);
+	fx_expect(&f, run.pa + run.len - 64, want, sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	dk_close(d);
+
+	/* The validator reads the same bitmap, and finds nothing. */
+	ck_assert_int_eq(dk_check(path, &co, &res, &err), DK_OK);
+	ck_assert(res.examined);
+	ck_assert_uint_eq(res.npages, f.bm.count);
+	ck_assert_uint_eq(res.nerrors, 0);
+	fx_free(&f);
+	unlink(path);
+	rmdir(tmpdir);
+}
+END_TEST
+
+static Suite *
+huge_suite(void)
+{
+	Suite *s = suite_create("huge");
+	TCase *tc = tcase_create("huge");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_huge_open_bounded);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(huge_suite());
+	int nfailed;
+
+	srunner_run_all(sr, CK_ENV);
+	nfailed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfailed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
