@@ -47,8 +47,13 @@ check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
 	    echo "== $$t"; $$t || fail=1; done; exit $$fail
 
+# tests/conventions.sh (the five tools' shared conventions) runs once it
+# is in the tree.
 check-cli: all
-	@B=$(B) bash tests/cli.sh
+	@fail=0; for t in cli conventions; do \
+	    [ $$t = cli ] || [ -f tests/$$t.sh ] || continue; \
+	    echo "== tests/$$t.sh"; B=$(B) bash tests/$$t.sh || fail=1; done; \
+	    exit $$fail
 
 # Installed as others use it (tests/install.sh: the plain build only,
 # the sanitizer build is not installed), its exports and state
@@ -105,3 +110,19 @@ check-layout: all $(LAYOUT_DWARF)
 
 check-cross: all $(LAYOUT_DWARF)
 	@B=$(B) LAYOUT_ORACLE_SHOW=1 bash tests/layout_oracle.sh
+
+# The suites' environment (README.md, "Testing"), for each target that
+# runs tests, whether make check or CI calls it:
+#  - DUMPKIT_NO_FSYNC=1: atomic outputs are not fsynced (formats/out.c).
+#    The suites write thousands of files and 32 MiB cores, and no test
+#    tests durability; one that did would unset it for its command.
+#  - Check's timeouts, per test function: CK_DEFAULT_TIMEOUT for a test
+#    case that sets none (Check's own default is 4 s), and every timeout,
+#    tcase_set_timeout()'s too, multiplied by CK_TIMEOUT_MULTIPLIER.
+#    Either may be set on the command line or in the environment.
+SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
+	      check-fullelf check-compress check-kdh check-install \
+	      check-layout check-cross fuzz-replay
+$(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
+$(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
+$(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
