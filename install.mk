@@ -7,9 +7,12 @@
 #   make uninstall [PREFIX=...] [DESTDIR=]          removes exactly those
 #
 # Directories may be set one by one: BINDIR, LIBDIR, INCLUDEDIR, MANDIR,
-# PKGCONFIGDIR.  What is installed is the build in $(B); a sanitizer
-# build (SANITIZE=1) is refused: its library and tools need the
-# sanitizer runtime loaded first.
+# PKGCONFIGDIR (default $(LIBDIR)/pkgconfig).  The Debian way is
+# LIBDIR=/usr/lib/x86_64-linux-gnu (the multiarch directory): the
+# libraries, their symlinks and dumpkit.pc follow it, and dumpkit.pc's
+# libdir says it (tests/install.sh).  What is installed is the build in
+# $(B); a sanitizer build (SANITIZE=1) is refused: its library and tools
+# need the sanitizer runtime loaded first.
 
 # One version, one place: DK_VERSION_STRING in formats/dumpkit.h, which
 # dumpkit_version() returns and every tool's --version prints.  The

@@ -6,6 +6,10 @@
 # the header, the library, the soname's file, dumpkit.pc and the tools.
 # Bytes read are compared with tests/pattern.py; the soname with readelf.
 # make uninstall must then leave no file of ours, and every file not ours.
+# Then the Debian way, LIBDIR=/usr/lib/<multiarch> (with the default
+# PREFIX, and with PREFIX=/usr): the libraries, their symlinks and
+# dumpkit.pc go there and say so, a reader builds from that dumpkit.pc,
+# uninstall with the same LIBDIR removes it all; and the defaults.
 # Ends with "N passed, N failed".
 set -u
 B=${B:-build}
@@ -265,10 +269,76 @@ else
 	no "make uninstall" "$(tail -5 "$T/uninstall.log")"
 fi
 
-# The default prefix.
-dflt=$($MAKE -n --no-print-directory B="$B" DESTDIR=/nonexistent install 2>/dev/null |
-    grep -c '/nonexistent/usr/local/bin')
+# --- the Debian way: LIBDIR=/usr/lib/<multiarch> ----------------------------
+# The libraries, their symlinks and dumpkit.pc follow LIBDIR; the rest
+# stays under PREFIX.  Then PREFIX=/usr with it, as a package builds.
+ma=$($CC -print-multiarch 2>/dev/null)
+[ -n "$ma" ] || ma=$(uname -m)-linux-gnu
+LD=/usr/lib/$ma
+debian_install() {	# NAME PREFIX ("" for the default): into $T/NAME
+	local name=$1 prefix=$2 D=$T/$1 pfx=${2:-/usr/local}
+	local args=(B="$B" DESTDIR="$D" LIBDIR="$LD")
+	[ -z "$prefix" ] || args+=(PREFIX="$prefix")
+	if ! $MAKE -s --no-print-directory "${args[@]}" install >"$T/$name.log" 2>&1; then
+		no "make install ${args[*]:1}" "$(tail -5 "$T/$name.log")"
+		return
+	fi
+	ok "make install ${args[*]:1}"
+	missing=
+	for f in libdumpkit.a "libdumpkit.so.$version" pkgconfig/dumpkit.pc; do
+		[ -f "$D$LD/$f" ] || missing="$missing $LD/$f"
+	done
+	for f in $(for t in $tools; do echo "bin/$t"; done) include/dumpkit/dumpkit.h \
+	    share/man/man3/libdumpkit.3; do
+		[ -f "$D$pfx/$f" ] || missing="$missing $pfx/$f"
+	done
+	[ -z "$missing" ] && ok "$name: the libraries and dumpkit.pc in $LD, the rest in $pfx" \
+	    || no "$name: installed files" "missing:$missing"
+	left=$(ls -d "$D$pfx"/lib/libdumpkit* "$D$pfx"/lib/pkgconfig/dumpkit.pc 2>/dev/null)
+	[ -z "$left" ] && ok "$name: no library nor dumpkit.pc in $pfx/lib" \
+	    || no "$name: no library nor dumpkit.pc in $pfx/lib" "$left"
+	l1=$(readlink "$D$LD/libdumpkit.so.$major") l2=$(readlink "$D$LD/libdumpkit.so")
+	[ "$l1" = "libdumpkit.so.$version" ] && [ "$l2" = "libdumpkit.so.$major" ] \
+	    && ok "$name: symlinks in $LD: libdumpkit.so -> .so.$major -> .so.$version" \
+	    || no "$name: symlinks in $LD" "libdumpkit.so.$major -> '$l1', libdumpkit.so -> '$l2'"
+	# What the .pc says, as written and as pkg-config reads it.
+	local want_libdir=$LD want_inc='${prefix}/include'
+	[ "$pfx" = /usr ] && want_libdir="\${prefix}/lib/$ma"
+	grep -qxF "prefix=$pfx" "$D$LD/pkgconfig/dumpkit.pc" &&
+	    grep -qxF "libdir=$want_libdir" "$D$LD/pkgconfig/dumpkit.pc" &&
+	    grep -qxF "includedir=$want_inc" "$D$LD/pkgconfig/dumpkit.pc" \
+	    && ok "$name: dumpkit.pc: prefix=$pfx, libdir=$want_libdir, includedir=$want_inc" \
+	    || no "$name: dumpkit.pc's directories" "$(head -4 "$D$LD/pkgconfig/dumpkit.pc")"
+	local pc
+	pc=$(PKG_CONFIG_LIBDIR=$D$LD/pkgconfig PKG_CONFIG_PATH= PKG_CONFIG_SYSROOT_DIR=$D \
+	    pkg-config --cflags --libs dumpkit 2>&1)
+	if $CC -std=c11 -o "$T/$name.reader" "$T/reader.c" $pc 2>"$T/cc.log" &&
+	    LD_LIBRARY_PATH=$D$LD "$T/$name.reader" "$DUMP" 7 >"$T/$name.out" 2>&1; then
+		check_reader "$name: reader built with pkg-config ($pc)" "$T/$name.out"
+	else
+		no "$name: reader built and run with pkg-config ($pc)" \
+		    "$(head -5 "$T/cc.log" "$T/$name.out" 2>/dev/null)"
+	fi
+	if $MAKE -s --no-print-directory "${args[@]}" uninstall >"$T/$name.log" 2>&1; then
+		left=$(cd "$D" && find . \( -type f -o -type l \))
+		[ -z "$left" ] && ok "$name: make uninstall with the same LIBDIR leaves no file" \
+		    || no "$name: make uninstall with the same LIBDIR leaves no file" "left: $(echo $left)"
+	else
+		no "$name: make uninstall ${args[*]:1}" "$(tail -5 "$T/$name.log")"
+	fi
+}
+debian_install libdir ""
+debian_install usr /usr
+
+# The defaults: PREFIX /usr/local, the libraries and dumpkit.pc in
+# /usr/local/lib.
+dry=$($MAKE -n --no-print-directory B="$B" DESTDIR=/nonexistent install 2>/dev/null)
+dflt=$(grep -c '/nonexistent/usr/local/bin' <<<"$dry")
 [ "$dflt" -gt 0 ] && ok "PREFIX defaults to /usr/local" || no "PREFIX defaults to /usr/local"
+grep -q " /nonexistent/usr/local/lib/\$" <<<"$dry" &&
+    grep -q "dumpkit.pc /nonexistent/usr/local/lib/pkgconfig/\$" <<<"$dry" \
+    && ok "LIBDIR defaults to /usr/local/lib, dumpkit.pc to /usr/local/lib/pkgconfig" \
+    || no "LIBDIR defaults to /usr/local/lib" "$(grep -E 'libdumpkit|dumpkit.pc' <<<"$dry")"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
