@@ -619,7 +619,8 @@ window_runs(struct dk_dump *d, struct dk_plan *pl, uint64_t *cap,
 			}
 		}
 	}
-	qsort(pl->virt, pl->nkmap, sizeof(*pl->virt), virt_cmp);
+	if (pl->nkmap > 1)	/* qsort's array may not be NULL, even empty */
+		qsort(pl->virt, pl->nkmap, sizeof(*pl->virt), virt_cmp);
 	for (size_t i = 0; i < pl->nkmap; i++) {
 		struct dk_kmap_run r = pl->virt[i];
 
