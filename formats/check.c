@@ -647,6 +647,20 @@ check_run(struct dk_ck *c, struct dk_err *err)
 			best = fo->check;
 		}
 	}
+	if (best == NULL) {
+		/* A format the library reads but no validator checks yet. */
+		struct dk_dump *d;
+		struct dk_err e;
+
+		if (dk_open_src(&c->src, &oo, &d, &e) == DK_OK) {
+			st = dk_err_at(err, DK_EUNSUP, c->src.name, 0, "a %s "
+			    "file: dumpkit reads it (dumpinfo describes it) "
+			    "but has no validator for it yet",
+			    dk_info(d)->format);
+			dk_close(d);
+			return st;
+		}
+	}
 	if (best == NULL && (st = dk_recognize(&c->src, err)) != DK_NOMATCH)
 		return st;
 	if (best == NULL)
