@@ -255,6 +255,7 @@ dk_kdh_encode(const struct dk_kdh_info *in, uint8_t *b)
 {
 	const struct dk_layout *l = dk_kdh_layout(in->version);
 	struct dk_hdr h;
+	struct dk_err err;
 	int m = 0;
 
 	memset(b, 0, DK_KDH_SIZE);
@@ -281,7 +282,11 @@ dk_kdh_encode(const struct dk_kdh_info *in, uint8_t *b)
 	h.v[DK_KDH_F_DUMPEXTENT] = in->dumpextent;
 	h.v[DK_KDH_F_COMPRESSION] = in->compression;
 	h.v[DK_KDH_F_PARITY] = 0;
-	dk_layout_encode(l, in->version, b, DK_BE, &h);
+	/* Each member is as wide as its field, but compression's byte. */
+	if (dk_layout_encode(l, in->version, b, DK_BE, &h, &err) != DK_OK) {
+		memset(b, 0, DK_KDH_SIZE);	/* no header, not a wrong one */
+		return;
+	}
 	enc_be32(b + 508, dk_kdh_parity(b));
 }
 

@@ -1161,9 +1161,16 @@ dk_md_write(const struct dk_md_spec *s, int fd, const char *name,
 	h.v[DK_H_DUMPAVAILSIZE] = has_avail ? (s->availsize != 0 ?
 	    s->availsize : page) : 0;
 
-	/* Header page. */
+	/*
+	 * Header page: a size the header cannot hold (the bitmapsize of a
+	 * 128 TiB machine, 2^32 in a uint32_t) is the caller's error.
+	 */
 	memset(buf, 0, page);
-	dk_layout_encode(md->layout, s->version, buf, e, &h);
+	if ((st = dk_layout_encode(md->layout, s->version, buf, e, &h,
+	    err)) != DK_OK) {
+		free(buf);
+		return dk_err_prefix(err, "%s", name);
+	}
 	st = pwrite_all(fd, buf, page, 0, name, "header", err);
 	off = page;
 	if (st == DK_OK && s->msgbufsize > 0)

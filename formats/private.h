@@ -178,9 +178,14 @@ size_t		dk_layout_size(const struct dk_layout *, unsigned version);
 /* Decode the fields of version v from buf (at least dk_layout_size bytes). */
 void		dk_layout_decode(const struct dk_layout *, unsigned version,
 		    const uint8_t *, enum dk_endian, struct dk_hdr *);
-/* Encode the fields of version v into buf; padding is left as it is. */
-void		dk_layout_encode(const struct dk_layout *, unsigned version,
-		    uint8_t *, enum dk_endian, const struct dk_hdr *);
+/*
+ * Encode the fields of version v into buf; padding is left as it is.
+ * DK_EINVAL, naming the field, its width and the value, and nothing
+ * written, if an integer does not fit its field.
+ */
+enum dk_status	dk_layout_encode(const struct dk_layout *, unsigned version,
+		    uint8_t *, enum dk_endian, const struct dk_hdr *,
+		    struct dk_err *);
 
 /* ---------------------------------------------------------------------- */
 /* Page bitmap with a rank index.                                          */

@@ -256,6 +256,7 @@ START_TEST(test_layout_roundtrip)
 	    0, 0, 0, 2, 0xee, 0xee, 0xee, 0xee,
 	    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
 	struct dk_hdr h = { 0 }, back;
+	struct dk_err err;
 	uint8_t buf[24];
 
 	ck_assert_uint_eq(dk_layout_size(&test_layout, 1), 12);
@@ -267,7 +268,8 @@ START_TEST(test_layout_roundtrip)
 	h.v[DK_H_VERSION] = 2;
 	h.v[DK_H_KERNBASE] = 0x1122334455667788ull;
 	memset(buf, 0xee, sizeof(buf));
-	dk_layout_encode(&test_layout, 2, buf, DK_BE, &h);
+	ck_assert_int_eq(dk_layout_encode(&test_layout, 2, buf, DK_BE, &h,
+	    &err), DK_OK);
 	ck_assert_mem_eq(buf, want, 24);	/* padding left as it was */
 	dk_layout_decode(&test_layout, 2, buf, DK_BE, &back);
 	ck_assert_str_eq(back.s[DK_H_MAGIC], "abc");
@@ -276,6 +278,72 @@ START_TEST(test_layout_roundtrip)
 	dk_layout_decode(&test_layout, 1, buf, DK_BE, &back);
 	ck_assert(!DK_H_HAS(&back, DK_H_KERNBASE));
 	ck_assert_uint_eq(back.v[DK_H_KERNBASE], 0);
+}
+END_TEST
+
+/*
+ * A value wider than its field is refused, naming the field, its type
+ * and width, and the value, and nothing is written: 2^32 in the
+ * uint32_t version field (the bitmapsize of a 128 TiB amd64 machine
+ * is the same case).  The largest value that fits is written.
+ */
+START_TEST(test_layout_refuses_overflow)
+{
+	static const uint8_t max[12] = { 'a', 0, 0, 0, 0, 0, 0, 0,
+	    0xff, 0xff, 0xff, 0xff };
+	struct dk_hdr h = { 0 };
+	struct dk_err err;
+	uint8_t buf[24];
+
+	strcpy(h.s[DK_H_MAGIC], "a");
+	h.v[DK_H_VERSION] = (uint64_t)1 << 32;
+	memset(buf, 0xee, sizeof(buf));
+	ck_assert_int_eq(dk_layout_encode(&test_layout, 1, buf, DK_BE, &h,
+	    &err), DK_EINVAL);
+	ck_assert_msg(strstr(err.msg, "field version (uint32_t, 4 bytes) "
+	    "cannot hold 4294967296 (0x100000000): at most 4294967295") !=
+	    NULL, "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, "test version 1 header"));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		ck_assert_uint_eq(buf[i], 0xee);	/* nothing written */
+	h.v[DK_H_VERSION] = 0xffffffffu;
+	ck_assert_int_eq(dk_layout_encode(&test_layout, 1, buf, DK_BE, &h,
+	    &err), DK_OK);
+	ck_assert_mem_eq(buf, max, sizeof(max));
+	/* An 8-byte field holds anything; a field not in the version too. */
+	h.v[DK_H_VERSION] = 1;
+	h.v[DK_H_KERNBASE] = ~(uint64_t)0;
+	ck_assert_int_eq(dk_layout_encode(&test_layout, 2, buf, DK_BE, &h,
+	    &err), DK_OK);
+	h.v[DK_H_KERNBASE] = 0;
+	h.v[DK_H_PAD] = (uint64_t)1 << 40;	/* padding is not encoded */
+	ck_assert_int_eq(dk_layout_encode(&test_layout, 2, buf, DK_BE, &h,
+	    &err), DK_OK);
+}
+END_TEST
+
+/* A signed field holds its two's complement range, as either value. */
+START_TEST(test_layout_signed_range)
+{
+	static const struct dk_field f[] = {
+		{ "n", 0, 2, DK_FK_INT, DK_H_VERSION, DK_V(1), "short", "" },
+	};
+	static const struct dk_layout l = { "signed", f, 1 };
+	static const struct { uint64_t v; int ok; } cases[] = {
+		{ 0x7fff, 1 }, { 0x8000, 1 }, { 0xffff, 1 }, { 0x10000, 0 },
+		{ (uint64_t)-1, 1 }, { (uint64_t)-32768, 1 },
+		{ (uint64_t)-32769, 0 },
+	};
+	struct dk_hdr h = { 0 };
+	struct dk_err err;
+	uint8_t buf[2];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		h.v[DK_H_VERSION] = cases[i].v;
+		ck_assert_int_eq(dk_layout_encode(&l, 1, buf, DK_LE, &h, &err),
+		    cases[i].ok ? DK_OK : DK_EINVAL);
+	}
+	ck_assert_ptr_nonnull(strstr(err.msg, "at most 32767"));
 }
 END_TEST
 
@@ -371,6 +439,8 @@ core_suite(void)
 	tcase_add_test(tc, test_bitmap_rank);
 	tcase_add_test(tc, test_bitmap_empty);
 	tcase_add_test(tc, test_layout_roundtrip);
+	tcase_add_test(tc, test_layout_refuses_overflow);
+	tcase_add_test(tc, test_layout_signed_range);
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_pattern_documented_values);
 	tcase_add_test(tc, test_json_escaping);
