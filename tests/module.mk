@@ -110,6 +110,13 @@ check-layout: all $(LAYOUT_DWARF)
 check-cross: all $(LAYOUT_DWARF)
 	@B=$(B) LAYOUT_ORACLE_SHOW=1 bash tests/layout_oracle.sh
 
+# The README's two commands, as written, in a fresh Debian root
+# (tests/fresh.sh: mmdebstrap, chroot; root only).  It builds in the
+# root from the committed tree: nothing here is a prerequisite.
+.PHONY: check-fresh
+check-fresh:
+	@bash tests/fresh.sh
+
 # The suites' environment (README.md, "Testing"), for each target that
 # runs tests, whether make check or CI calls it:
 #  - DUMPKIT_NO_FSYNC=1: atomic outputs are not fsynced (formats/out.c).
