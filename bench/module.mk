@@ -1,13 +1,23 @@
 # bench/ -- `make bench`: read throughput next to cat, lookup rates, the
-# memory of opening a 1 TiB dump, dumpgen next to dd, dumpconv next to
-# cp, and the conversion of a million runs (bench/run.sh); dumpcheck next
-# to cat (bench/dumpcheck.sh).
+# memory and time of opening dumps of 1, 16 and 64 TiB machines, dumpgen
+# next to dd, dumpconv next to cp (alone and followed by sync) at every
+# fragmentation, and the conversion of a million runs (bench/run.sh);
+# dumpcheck next to cat and dd (bench/dumpcheck.sh).
 #
-# Variables: BENCH_DIR (scratch directory; default a fresh directory in
-# $TMPDIR, or $(B)/bench when TMPDIR is unset; removed at the end),
-# BENCH_REPEAT (timed repetitions, best and median reported; default 3),
-# BENCH_DUMPED (dumped bytes of the big dump, default 8G), BENCH_MEM
-# (its RAM, default 10G).
+# Variables: BENCH_DIR (where the scratch directory is made; default
+# $TMPDIR, or $(B)/bench when TMPDIR is unset; removed at the end, in the
+# background: bench/scratch.sh), BENCH_REPEAT (timed repetitions, best
+# and median reported; default 3), BENCH_DUMPED (dumped bytes of the big
+# dump, default 8G), BENCH_MEM (its RAM, default 10G).  Read by the
+# scripts from the environment or the command line: BENCH_CONV_DUMPED and
+# BENCH_CONV_MEM (the dump converted next to cp, 1G of 2G),
+# BENCH_RUN_MEMS (RAM of the --alternate dumps converted next to cp,
+# "256M 8G": 32,768 and 1,048,576 runs), BENCH_HUGE (RAM of the huge
+# dumps opened, "1T 16T 64T"), BENCH_FULL_MEM, BENCH_CONV_DIR,
+# BENCH_TRASH_MAX.  To check the scripts, not to measure:
+#   make bench BENCH_DUMPED=1G BENCH_MEM=2G BENCH_REPEAT=1 \
+#       BENCH_CONV_DUMPED=256M BENCH_CONV_MEM=512M BENCH_RUN_MEMS=64M \
+#       BENCH_FULL_MEM=256M
 
 BENCH_REPEAT	?= 3
 BENCH_DUMPED	?= 8G
@@ -33,6 +43,6 @@ bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall \
 	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/run.sh
 	DUMPGEN=$(B)/bin/dumpgen DUMPCHECK=$(B)/bin/dumpcheck \
-	    BENCH_REPEAT=$(BENCH_REPEAT) BENCH_DUMPED=$(BENCH_DUMPED) \
-	    BENCH_MEM=$(BENCH_MEM) BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) \
-	    sh bench/dumpcheck.sh
+	    MAXRSS=$(B)/bench/maxrss BENCH_REPEAT=$(BENCH_REPEAT) \
+	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
+	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/dumpcheck.sh

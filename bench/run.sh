@@ -11,15 +11,23 @@
 #     both with the page cache warm (one cat first), each timed
 #     $BENCH_REPEAT times; best and median, ratio readall/cat.
 #  3. Random page reads and kvtop lookups on the same dump.
-#  4. Peak RSS of opening a dump of a 1 TiB machine (--mem 1T --dumped
-#     64M --sparse) with dumpinfo and with readall --mode open, next to
-#     the bitmap and pmap sizes, and to the RSS of opening a 32 MiB dump
-#     (the constant part); and of converting it with dumpconv.
+#  4. Opening dumps of huge machines, $BENCH_HUGE (1T 16T 64T) of RAM
+#     with 64 MiB dumped (--dumped 64M --sparse): time and peak RSS of
+#     dumpinfo and of readall --mode open, next to the constant (the
+#     RSS of opening a 32 MiB dump) and to dd reading the bitmap section
+#     (the bytes an open must read); and the 1 TiB one converted.
 #  5. dumpconv of the dump of 1. to the portable ELF minidump, next to
 #     `cp --sparse=always` of the same file, both with the page cache
 #     warm, alternating, each timed $BENCH_REPEAT times (dumpconv also
 #     fsyncs its output; a line gives cp followed by `sync FILE` too);
 #     best, median, ratio dumpconv/cp; then the way back (--to native).
+#  5b. Conversion next to cp at every fragmentation: a dump of
+#     $BENCH_CONV_DUMPED (1G) dumped of $BENCH_CONV_MEM (2G), and
+#     --alternate dumps of $BENCH_RUN_MEMS (256M 8G: 32,768 and 1,048,576
+#     one-page runs, their pages stored); each converted by dumpconv and
+#     copied by cp --sparse=never and --sparse=always, alone and followed
+#     by `sync FILE` (dumpconv's output is durable, cp's is not), the
+#     five alternating $BENCH_REPEAT times, page cache warm.
 #  6. Runs: dumps of --mem 2G, 4G and 8G with --alternate (every other
 #     page dumped: a quarter, half and one million runs) converted, next
 #     to a dump of about as many dumped pages in a few contiguous runs;
@@ -39,10 +47,11 @@
 # tools' whole life), so /usr/bin/time is not needed.
 #
 # Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV, MAXRSS (the programs),
-# BENCH_REPEAT,
-# BENCH_DUMPED, BENCH_MEM, BENCH_FULL_MEM, BENCH_DIR (scratch parent; default $TMPDIR,
-# else $BENCH_B/bench).  Every file is removed as soon as it has been
-# measured, and the scratch directory at the end.
+# BENCH_REPEAT, BENCH_DUMPED, BENCH_MEM, BENCH_FULL_MEM, BENCH_CONV_DUMPED,
+# BENCH_CONV_MEM, BENCH_RUN_MEMS, BENCH_HUGE, BENCH_DIR (scratch parent;
+# default $TMPDIR, else $BENCH_B/bench), BENCH_CONV_DIR (where 5. and 5b.
+# convert, if not there), BENCH_TRASH_MAX.  No removal is timed, and the
+# costly ones (fsynced files) are not waited for: see bench/scratch.sh.
 set -eu
 
 B=${BENCH_B:-build}
@@ -56,6 +65,11 @@ DUMPED=${BENCH_DUMPED:-8G}
 MEM=${BENCH_MEM:-10G}
 BENCH_FULL_MEM=${BENCH_FULL_MEM:-2G}
 
+CONV_DUMPED=${BENCH_CONV_DUMPED:-1G}
+CONV_MEM=${BENCH_CONV_MEM:-2G}
+RUN_MEMS=${BENCH_RUN_MEMS:-256M 8G}
+HUGE=${BENCH_HUGE:-1T 16T 64T}
+
 if [ -n "${BENCH_DIR:-}" ]; then
 	parent=$BENCH_DIR
 elif [ -n "${TMPDIR:-}" ]; then
@@ -63,14 +77,8 @@ elif [ -n "${TMPDIR:-}" ]; then
 else
 	parent=$B/bench
 fi
-mkdir -p "$parent"
-dir=$(mktemp -d "$parent/dumpkit-bench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'rm -rf "$dir"; exit 130' INT TERM
-
-now_ns() {
-	date +%s%N
-}
+. "$(dirname "$0")/scratch.sh"
+scratch_init "$parent" dumpkit-bench
 
 # secs START_NS END_NS
 secs() {
@@ -109,6 +117,11 @@ timed() {
 	"$MAXRSS" "$@" || { echo "bench: $1: exit $?" >&2; return 1; }
 }
 
+# timed_quiet CMD...: the same, CMD's standard output discarded.
+timed_quiet() {
+	timed sh -c 'exec "$@" > /dev/null' sh "$@"
+}
+
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
@@ -121,7 +134,7 @@ jsection() {
 		print substr($0, RSTART + 7, RLENGTH - 7); exit }'
 }
 
-echo "bench: scratch directory $dir"
+echo "bench: scratch directory $dir, on $(scratch_where "$dir")"
 big=$dir/amd64-v3-$DUMPED.dmp
 
 # --- 1. dumpgen next to dd -----------------------------------------------
@@ -143,7 +156,7 @@ if [ $(( free_kib * 1024 )) -gt $(( alloc + (1 << 30) )) ]; then
 	    conv=fsync 2> /dev/null
 	t1=$(now_ns)
 	dd_s=$(secs "$t0" "$t1")
-	rm -f "$dir/dd.out"
+	discard "$dir/dd.out"
 fi
 
 # --- 2. sequential reads, page cache warm --------------------------------
@@ -183,29 +196,20 @@ kv_any=$(echo "$kv" | grep 'kvtop-any' || true)
 kv_scan=$(echo "$kv" | grep 'kvtop-scan' || true)
 
 # --- 5. dumpconv next to cp, on the same dump ------------------------------
-# In memory (/dev/shm) where it has room for the dump's data three times:
-# on a disk, freeing the ~500,000 small extents of each fsynced 2 GiB
-# output can take a minute, and that is the file system's time, not the
-# converter's.  BENCH_CONV_DIR chooses the directory.
-conv_parent=${BENCH_CONV_DIR:-}
-shm_kib=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
-if [ -z "$conv_parent" ] && [ -n "$shm_kib" ] &&
-    [ $(( shm_kib * 1024 )) -gt $(( 3 * alloc + (1 << 30) )) ]; then
-	conv_parent=/dev/shm
-fi
-if [ -n "$conv_parent" ]; then
-	cdir=$(mktemp -d "$conv_parent/dumpkit-conv.XXXXXX")
-	trap 'rm -rf "$dir" "$cdir"' EXIT
-	trap 'rm -rf "$dir" "$cdir"; exit 130' INT TERM
+# On the scratch directory's file system, where the fsync of dumpconv's
+# output costs what it costs (on tmpfs it is free, and SEEK_HOLE scans);
+# BENCH_CONV_DIR chooses another.  Outputs are set aside untimed.
+if [ -n "${BENCH_CONV_DIR:-}" ]; then
+	scratch_add "$BENCH_CONV_DIR" dumpkit-conv
+	cdir=$dir2
 	src=$cdir/src.dmp
 	cp --sparse=always "$big" "$src"
-	rm -f "$big"
-	where="in $conv_parent ($(stat -f -c %T "$cdir"))"
+	discard "$big"
 else
 	cdir=$dir
 	src=$big
-	where="in $dir ($(stat -f -c %T "$dir"), freeing the outputs not timed)"
 fi
+where="in $cdir, on $(scratch_where "$cdir")"
 out=$cdir/out
 : > "$dir/cp.t"
 : > "$dir/conv.t"
@@ -214,32 +218,86 @@ i=0
 while [ "$i" -lt "$REPEAT" ]; do
 	set -- $(timed cp --sparse=always "$src" "$out")
 	echo "$1" >> "$dir/cp.t"
-	rm -f "$out"
+	drop "$out"
 	set -- $(timed "$DUMPCONV" -q "$src" -o "$out")
 	echo "$1" >> "$dir/conv.t"
 	conv_rss=$2
 	i=$((i + 1))
-	[ "$i" -lt "$REPEAT" ] && rm -f "$out"
+	[ "$i" -lt "$REPEAT" ] && discard "$out"
 done
 conv_alloc=$(( $(stat -c %b "$out") * $(stat -c %B "$out") ))
 set -- $(timed "$DUMPCONV" -q --to native "$out" -o "$cdir/back")
 back_s=$1 back_rss=$2
 cmp -s "$src" "$cdir/back" && back_same=identical || back_same=DIFFERENT
-rm -f "$out" "$cdir/back"
+discard "$out" "$cdir/back"
 set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
     "$src" "$out")
 cps_best=$1
-rm -f "$out"
+discard "$out"
 json_big=$("$DUMPINFO" --json "$src")
-rm -f "$src"
+discard "$src"
 cp_best=$(best < "$dir/cp.t")
 cp_med=$(median < "$dir/cp.t")
 conv_best=$(best < "$dir/conv.t")
 conv_med=$(median < "$dir/conv.t")
 big_bitmap=$(jsection "$json_big" bitmap)
 big_pmap=$(jsection "$json_big" pmap)
-rm -f "$big"
-[ "$cdir" != "$dir" ] && rm -rf "$cdir"
+discard "$big"
+
+# --- 5b. dumpconv next to cp at every fragmentation ------------------------
+# convcp LABEL FILE: dumpconv of FILE and four copies by cp, alternating,
+# $REPEAT times each; one line of $dir/convcp.rows.
+convcp() {
+	cc_label=$1 cc_src=$2 cc_out=$cdir/cc.out
+	for t in cpn cpa cpns cpas conv; do
+		: > "$dir/cc-$t.t"
+	done
+	cat "$cc_src" > /dev/null
+	i=0
+	while [ "$i" -lt "$REPEAT" ]; do
+		set -- $(timed cp --sparse=never "$cc_src" "$cc_out")
+		echo "$1" >> "$dir/cc-cpn.t"
+		drop "$cc_out"
+		set -- $(timed cp --sparse=always "$cc_src" "$cc_out")
+		echo "$1" >> "$dir/cc-cpa.t"
+		drop "$cc_out"
+		set -- $(timed sh -c 'cp --sparse=never "$1" "$2" && sync "$2"' \
+		    sh "$cc_src" "$cc_out")
+		echo "$1" >> "$dir/cc-cpns.t"
+		discard "$cc_out"
+		set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' \
+		    sh "$cc_src" "$cc_out")
+		echo "$1" >> "$dir/cc-cpas.t"
+		discard "$cc_out"
+		set -- $(timed "$DUMPCONV" -q "$cc_src" -o "$cc_out")
+		echo "$1" >> "$dir/cc-conv.t"
+		cc_rss=$2
+		i=$((i + 1))
+		[ "$i" -lt "$REPEAT" ] && discard "$cc_out"
+	done
+	cc_alloc=$(( $(stat -c %b "$cc_out") * $(stat -c %B "$cc_out") ))
+	discard "$cc_out"
+	cc_runs=$("$DUMPCONV" --info "$cc_src" | awk '/^segments:/ { print $4 }')
+	line="$cc_label|$(stat -c %s "$cc_src")"
+	line="$line|$(( $(stat -c %b "$cc_src") * $(stat -c %B "$cc_src") ))"
+	line="$line|$cc_runs|$cc_alloc|$cc_rss"
+	for t in cpn cpa cpns cpas conv; do
+		line="$line|$(best < "$dir/cc-$t.t") $(median < "$dir/cc-$t.t")"
+	done
+	echo "$line" >> "$dir/convcp.rows"
+}
+: > "$dir/convcp.rows"
+ccsrc=$cdir/cc.dmp
+"$DUMPGEN" --arch amd64 --version 3 --mem "$CONV_MEM" --dumped "$CONV_DUMPED" \
+    -q -o "$ccsrc"
+convcp "--mem $CONV_MEM --dumped $CONV_DUMPED" "$ccsrc"
+discard "$ccsrc"
+for m in $RUN_MEMS; do
+	"$DUMPGEN" --arch amd64 --version 3 --mem "$m" --alternate -q \
+	    -o "$ccsrc"
+	convcp "--mem $m --alternate" "$ccsrc"
+	discard "$ccsrc"
+done
 
 # --- 6. a million runs, next to a few contiguous ones ----------------------
 : > "$dir/runs.t"
@@ -252,14 +310,15 @@ for m in 2G 4G 8G; do
 	: > "$dir/alt.t"
 	i=0
 	while [ "$i" -lt "$REPEAT" ]; do
-		set -- $(timed "$DUMPCONV" -q --force "$dir/alt" -o "$dir/alt.elf")
+		set -- $(timed "$DUMPCONV" -q "$dir/alt" -o "$dir/alt.elf")
 		echo "$1" >> "$dir/alt.t"
 		rss=$2
 		i=$((i + 1))
+		discard "$dir/alt.elf"
 	done
 	json=$("$DUMPINFO" --json "$dir/alt")
 	echo "$m $nruns $npg $(best < "$dir/alt.t") $rss $(jsection "$json" bitmap) $(jsection "$json" pmap)" >> "$dir/runs.t"
-	rm -f "$dir/alt" "$dir/alt.elf"
+	discard "$dir/alt"
 done
 # About as many dumped pages, in a few runs: all of a 4 GiB machine.
 alt_pages=$(awk 'END { print $3 }' "$dir/runs.t")
@@ -271,57 +330,58 @@ c_pages=$("$DUMPINFO" --json "$dir/contig" | awk -F'[:,]' \
 : > "$dir/contig.t"
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
-	set -- $(timed "$DUMPCONV" -q --force "$dir/contig" -o "$dir/contig.elf")
+	set -- $(timed "$DUMPCONV" -q "$dir/contig" -o "$dir/contig.elf")
 	echo "$1" >> "$dir/contig.t"
 	c_rss=$2
 	i=$((i + 1))
+	discard "$dir/contig.elf"
 done
 c_best=$(best < "$dir/contig.t")
-rm -f "$dir/contig" "$dir/contig.elf"
+discard "$dir/contig"
 
-# --- 4. opening a dump of a 1 TiB machine --------------------------------
+# --- 4. opening dumps of huge machines -----------------------------------
 small=$dir/small.dmp
 "$DUMPGEN" --arch amd64 --version 3 --mem 32M --dumped 1M --compact -q \
     -o "$small"
 const_rss=$(val "$("$READALL" --mode open "$small")" maxrss_kib)
-const_di=-
-if [ -x /usr/bin/time ]; then
-	const_di=$(/usr/bin/time -f %M "$DUMPINFO" "$small" 2>&1 > /dev/null |
-	    tail -n 1)
-fi
-rm -f "$small"
+set -- $(timed_quiet "$DUMPINFO" "$small")
+const_di=$2
+discard "$small"
 
-huge=$dir/amd64-v3-1T.dmp
-t0=$(now_ns)
-"$DUMPGEN" --arch amd64 --version 3 --mem 1T --dumped 64M --sparse -q \
-    -o "$huge"
-t1=$(now_ns)
-huge_gen_s=$(secs "$t0" "$t1")
-huge_size=$(stat -c %s "$huge")
-json=$("$DUMPINFO" --json "$huge")
-section() {
-	echo "$json" | tr -d ' \n' | sed 's/},{/}\n{/g' |
-	    awk -v n="\"name\":\"$1\"" 'index($0, n) {
-		match($0, /"size":[0-9]+/);
-		print substr($0, RSTART + 7, RLENGTH - 7); exit }'
-}
-bitmap=$(section bitmap)
-pmap=$(section pmap)
-open_line=$("$READALL" --mode open "$huge")
-open_rss=$(val "$open_line" maxrss_kib)
-open_s=$(val "$open_line" seconds)
-di_rss=-
-if [ -x /usr/bin/time ]; then
-	di_rss=$(/usr/bin/time -f %M "$DUMPINFO" "$huge" 2>&1 > /dev/null |
-	    tail -n 1)
-fi
-set -- $(timed "$DUMPCONV" -q "$huge" -o "$dir/huge.elf")
-huge_conv_s=$1 huge_conv_rss=$2
-rm -f "$huge" "$dir/huge.elf"
-
-# The rank index next to the bitmap's words: 2 bytes per 512 bits (64
-# bytes of bitmap) and 8 bytes per 65536 bits (8 KiB of bitmap).
-index=$(( bitmap / 32 + bitmap / 1024 ))
+# The bitmap's bytes, read by dd at the offset dumpinfo gives (the
+# least any open must do), next to dumpinfo and readall --mode open.
+: > "$dir/huge.rows"
+for h in $HUGE; do
+	huge=$dir/amd64-v3-$h.dmp
+	t0=$(now_ns)
+	"$DUMPGEN" --arch amd64 --version 3 --mem "$h" --dumped 64M --sparse \
+	    -q -o "$huge"
+	t1=$(now_ns)
+	json=$("$DUMPINFO" --json "$huge")
+	bm_off=$(printf '%d' "$(echo "$json" | tr -d ' \n' |
+	    sed 's/},{/}\n{/g' | awk 'index($0, "\"name\":\"bitmap\"") {
+		match($0, /"offset":"0x[0-9a-f]+"/);
+		print substr($0, RSTART + 10, RLENGTH - 11); exit }')")
+	bm_size=$(jsection "$json" bitmap)
+	cat "$huge" > /dev/null
+	set -- $(timed dd if="$huge" of=/dev/null bs=1M iflag=skip_bytes,count_bytes \
+	    skip="$bm_off" count="$bm_size" status=none)
+	dd_bm=$1
+	set -- $(timed_quiet "$DUMPINFO" "$huge")
+	di_s=$1 di_rss=$2
+	open_line=$("$READALL" --mode open "$huge")
+	echo "$h $(secs "$t0" "$t1") $(stat -c %s "$huge") $(( $(stat -c %b \
+	    "$huge") * $(stat -c %B "$huge") )) $bm_size $(jsection "$json" pmap)" \
+	    "$dd_bm $di_s $di_rss $(val "$open_line" seconds)" \
+	    "$(val "$open_line" maxrss_kib)" >> "$dir/huge.rows"
+	if [ "$h" = 1T ]; then
+		set -- $(timed "$DUMPCONV" -q "$huge" -o "$dir/huge.elf")
+		huge_conv_s=$1 huge_conv_rss=$2
+		huge_bitmap=$bm_size huge_pmap=$(jsection "$json" pmap)
+		discard "$dir/huge.elf"
+	fi
+	discard "$huge"
+done
 
 # --- 7. compressed dumps: dumpconv next to gzip -dc and zstd -dc ----------
 zsrc=$dir/z.dmp
@@ -340,7 +400,7 @@ if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
 		while [ "$i" -lt "$REPEAT" ]; do
 			r=$(timed sh -c '"$@" > /dev/null' sh "$@")
 			echo "${r%% *}" >> "$dir/z.t"
-			rm -f "$dir/z.elf"
+			discard "$dir/z.elf"
 			i=$((i + 1))
 		done
 		best < "$dir/z.t"
@@ -356,10 +416,10 @@ if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
 		    -o "$dir/z.elf")
 		echo "$z $(stat -c %s "$zsrc.$z") $tb $cb" >> "$dir/z.rows"
 	done
-	rm -f "$zsrc.gz" "$zsrc.zst"
+	drop "$zsrc.gz" "$zsrc.zst"
 fi
 z_size=$(stat -c %s "$zsrc")
-rm -f "$zsrc"
+discard "$zsrc"
 
 # --- 8. full ELF cores: dumpconv, with and without --drop-zero, next to cp
 fcore=$dir/full.core
@@ -372,7 +432,7 @@ fbest() {
 	: > "$dir/f.t"
 	i=0
 	while [ "$i" -lt "$REPEAT" ]; do
-		rm -f "$dir/f.out"
+		discard "$dir/f.out"
 		r=$(timed "$@")
 		echo "${r%% *}" >> "$dir/f.t"
 		i=$((i + 1))
@@ -387,7 +447,7 @@ set -- $(timed "$DUMPCONV" -q --to native "$dir/f.out" -o "$dir/f.back")
 f_back=$1
 f_same=no
 cmp -s "$fcore" "$dir/f.back" && f_same=yes
-rm -f "$fcore" "$dir/f.out" "$dir/f.back"
+discard "$fcore" "$dir/f.out" "$dir/f.back"
 
 # --- the table ------------------------------------------------------------
 echo
@@ -432,24 +492,27 @@ if [ -n "$kv_any" ]; then
 	    "$(val "$kv_any" hits) of $(val "$kv_any" lookups) mapped"
 fi
 echo
-echo "opening a dump of a 1 TiB machine (--mem 1T --dumped 64M --sparse," \
-    "$(mib "$huge_size") MiB file, written in ${huge_gen_s} s)"
-row "bitmap section" "$(mib "$bitmap") MiB"
-row "pmap section (read on demand, not loaded)" "$(mib "$pmap") MiB"
-row "rank index (computed)" "$(mib "$index") MiB"
-row "constant: open a 32 MiB dump, readall" "$(mib $(( const_rss * 1024 ))) MiB" \
-    "dumpinfo: $const_di KiB"
-row "peak RSS, readall --mode open" "$(mib $(( open_rss * 1024 ))) MiB" \
-    "open took ${open_s} s"
-if [ "$di_rss" != - ]; then
-	row "peak RSS, dumpinfo FILE" "$(mib $(( di_rss * 1024 ))) MiB"
+echo "opening dumps of huge machines (--dumped 64M --sparse; constant: a 32" \
+    "MiB dump opens in $(mib $(( const_rss * 1024 ))) MiB, dumpinfo" \
+    "$(mib $(( const_di * 1024 ))) MiB)"
+while read -r h gen_h fsize falloc bm pm ddbm di dirss op oprss; do
+	n="allocated of a $(mib "$fsize") MiB file, written in $gen_h s"
+	row "$h RAM: bitmap $(mib "$bm") MiB, pmap $(mib "$pm") MiB" \
+	    "$(mib "$falloc") MiB" "$n"
+	row "  dd of the bitmap section (baseline)" "${ddbm} s"
+	n="x$(ratio "$di" "$ddbm") of dd; peak RSS $(mib $(( dirss * 1024 )))"
+	n="$n MiB, x$(ratio "$dirss" "$const_di") of the constant"
+	row "  dumpinfo FILE" "${di} s" "$n"
+	n="peak RSS $(mib $(( oprss * 1024 ))) MiB,"
+	n="$n x$(ratio "$oprss" "$const_rss") of the constant"
+	row "  readall --mode open" "${op} s" "$n"
+done < "$dir/huge.rows"
+if [ -n "${huge_conv_s:-}" ]; then
+	n="converted in ${huge_conv_s} s; bitmap $(mib "$huge_bitmap") MiB,"
+	n="$n pmap $(mib "$huge_pmap") MiB"
+	row "peak RSS, dumpconv of the 1T dump (to ELF)" \
+	    "$(mib $(( huge_conv_rss * 1024 ))) MiB" "$n"
 fi
-row "bitmap + index + constant" \
-    "$(mib $(( bitmap + index + const_rss * 1024 ))) MiB" \
-    "(+ the 1 MiB bitmap read buffer)"
-row "peak RSS, dumpconv FILE (to ELF)" "$(mib $(( huge_conv_rss * 1024 ))) MiB" \
-    "converted in ${huge_conv_s} s; limit bitmap + pmap + 64 MiB = $(mib $(( bitmap + pmap + (64 << 20) ))) MiB: $(
-    [ $(( huge_conv_rss * 1024 )) -lt $(( bitmap + pmap + (64 << 20) )) ] && echo below || echo ABOVE)"
 echo
 echo "conversion to the portable ELF minidump, the dump of 1. ($(mib "$size") MiB," \
     "$(mib "$alloc") MiB allocated), $where, page cache warm"
@@ -463,6 +526,29 @@ row "dumpconv --to native (the way back, once)" "${back_s} s" \
     "byte for byte: $back_same; peak RSS $(mib $(( back_rss * 1024 ))) MiB"
 row "peak RSS, dumpconv" "$(mib $(( conv_rss * 1024 ))) MiB" \
     "bitmap $(mib "$big_bitmap") MiB, pmap $(mib "$big_pmap") MiB"
+echo
+echo "conversion next to cp, $where; page cache warm; dumpconv fsyncs" \
+    "its output, cp does not unless followed by sync"
+while IFS='|' read -r label fsize falloc runs calloc crss cpn cpa cpns cpas conv; do
+	echo "  $label: $(mib "$fsize") MiB, $(mib "$falloc") MiB allocated," \
+	    "$runs runs"
+	for t in "cp --sparse=never|$cpn" "cp --sparse=always|$cpa" \
+	    "cp --sparse=never + sync FILE|$cpns" \
+	    "cp --sparse=always + sync FILE|$cpas"; do
+		set -- ${t#*|}
+		row "  ${t%%|*} (baseline)" "$1 s" "[$2 s]"
+	done
+	set -- $conv
+	c=$1
+	n="[$2 s] peak RSS $(mib $(( crss * 1024 ))) MiB, output"
+	row "  dumpconv FILE -o OUT" "$1 s" "$n $(mib "$calloc") MiB allocated"
+	set -- $cpn; r1=$(ratio "$c" "$1")
+	set -- $cpa; r2=$(ratio "$c" "$1")
+	set -- $cpns; r3=$(ratio "$c" "$1")
+	set -- $cpas; r4=$(ratio "$c" "$1")
+	n="goal: at most 1.1; $r3 of never + sync, $r2 of always, $r1 of never"
+	row "  dumpconv/(cp --sparse=always + sync)" "$r4" "$n (best times)"
+done < "$dir/convcp.rows"
 echo
 echo "runs: --alternate dumps (every other page; --sparse, so the time is per run)"
 while read -r m nruns npg t rss bm pm; do
@@ -499,3 +585,5 @@ row "dumpconv FILE -o OUT" "${f_conv} s" "dumpconv/cp $(ratio "$f_conv" "$f_cp")
 row "dumpconv --drop-zero (reads the core twice)" "${f_drop} s" \
     "dumpconv --drop-zero/cp $(ratio "$f_drop" "$f_cp"); file $(mib "$f_dsize") MiB"
 row "dumpconv --to native of that (once)" "${f_back} s" "byte for byte: $f_same"
+echo
+echo "cleanup: $(scratch_summary)"
