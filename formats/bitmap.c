@@ -292,22 +292,7 @@ dk_bitmap_test(const struct dk_bitmap *bm, uint64_t n)
 void
 dk_bitmap_set(struct dk_bitmap *bm, uint64_t n)
 {
-	unsigned b = (unsigned)(n >> DK_BM_BLOCK_SHIFT) & (SUPER_BLOCKS - 1);
-	struct dk_bm_super *s;
-	uint64_t i, *p;
-
-	if (n >= bm->nbits ||
-	    (i = sb_make(bm, n >> DK_BM_SUPER_SHIFT)) == NONE)
-		return;
-	s = &bm->sb[i];
-	if (mask_test(s->full, b))
-		return;
-	if (mask_test(s->mixed, b))
-		p = s->w + 8 * mask_below(s->mixed, b);
-	else if ((p = block_add(bm, s, b)) != NULL)
-		memset(p, 0, 64);
-	if (p != NULL)
-		p[(n >> 6) & 7] |= (uint64_t)1 << (n & 63);
+	dk_bitmap_or(bm, n >> 6, (uint64_t)1 << (n & 63));
 }
 
 void

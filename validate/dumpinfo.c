@@ -104,19 +104,6 @@ window_kind(enum dk_window_kind k)
 	    "unmapped" : k == DK_WIN_KERNEL ? "kernel" : "?";
 }
 
-/* t (seconds since the epoch) in ISO 8601 UTC: 2026-12-01T21:47:45Z. */
-static const char *
-iso_time(uint64_t t, char *buf, size_t n)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if ((uint64_t)tt != t || gmtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, n, "?");
-	return buf;
-}
-
 /*
  * Parse "ADDR[:LEN]": ADDR hexadecimal (0x optional), LEN a size as
  * dk_parse_size() reads it (decimal, 0x-hex; K, M, G, T, P), not 0,
@@ -561,7 +548,7 @@ print_facts(const struct facts *f)
 	print_fact("panic:", &f->panic);
 	if (f->time_kind == SC_TIME_UTC)
 		printf("dump time:    %ju (%s) (%s)\n", (uintmax_t)f->epoch,
-		    iso_time(f->epoch, tb, sizeof(tb)), f->time_source);
+		    tool_iso_time(f->epoch, tb, sizeof(tb)), f->time_source);
 	else if (f->time_kind == SC_TIME_LOCAL)
 		printf("dump time:    %s, the saving machine's local time, its "
 		    "zone not recorded (%s)\n", f->local, f->time_source);
@@ -596,7 +583,7 @@ json_facts(struct json *j, const struct facts *f)
 		json_begin(j, "dump_time", 0);
 		if (f->time_kind == SC_TIME_UTC) {
 			json_u64(j, "value", f->epoch);
-			json_str(j, "utc", iso_time(f->epoch, tb, sizeof(tb)));
+			json_str(j, "utc", tool_iso_time(f->epoch, tb, sizeof(tb)));
 			json_str(j, "local", NULL);
 		} else {
 			json_str(j, "value", NULL);
@@ -718,7 +705,7 @@ print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 			printf("\"%.*s\"", (int)strcspn(a->str, "\n"), a->str);
 		else if (a->type == DK_ATTR_TIME)
 			printf("%ju (%s)", (uintmax_t)a->num,
-			    iso_time(a->num, tb, sizeof(tb)));
+			    tool_iso_time(a->num, tb, sizeof(tb)));
 		else
 			printf("%ju", (uintmax_t)a->num);
 		printf(" (%s)\n", a->source);
@@ -869,7 +856,7 @@ print_json(struct dk_dump *d, struct summary *s)
 		else
 			json_u64(&j, "value", a->num);
 		if (a->type == DK_ATTR_TIME)
-			json_str(&j, "utc", iso_time(a->num, tb, sizeof(tb)));
+			json_str(&j, "utc", tool_iso_time(a->num, tb, sizeof(tb)));
 		json_str(&j, "source", a->source);
 		json_end(&j, 0);
 	}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "savecore.h"
+#include "tool.h"
 
 #define	HEADER_LINE	"Dump header from device"
 #define	PANIC_LINE	"  Panic String:"
@@ -552,14 +553,11 @@ savecore_info_find(const char *dump, const char *path,
 const char *
 savecore_info_time(const struct savecore_info *si, char *buf, size_t n)
 {
-	time_t t = (time_t)si->epoch;
-	struct tm tm;
-
 	if (n > 0)
 		buf[0] = '\0';
-	if (si->time_kind == SC_TIME_UTC && (uint64_t)t == si->epoch &&
-	    gmtime_r(&t, &tm) != NULL)
-		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (si->time_kind == SC_TIME_UTC && n > 0 &&
+	    strcmp(tool_iso_time(si->epoch, buf, n), "?") == 0)
+		buf[0] = '\0';
 	else if (si->time_kind == SC_TIME_LOCAL)
 		snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d", si->tm[0],
 		    si->tm[1], si->tm[2], si->tm[3], si->tm[4], si->tm[5]);

@@ -55,6 +55,18 @@ tool_open_exit(enum dk_status st)
 }
 
 const char *
+tool_iso_time(uint64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if ((uint64_t)tt != t || gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "?");
+	return buf;
+}
+
+const char *
 tool_endian_name(enum dk_endian e)
 {
 	return e == DK_BE ? "big-endian" : e == DK_LE ? "little-endian" :

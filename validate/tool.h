@@ -113,6 +113,12 @@ void	tool_progress_clear(struct tool_progress *p);
  */
 void	tool_progress_end(struct tool_progress *p, uint64_t done);
 
+/*
+ * t (seconds since the epoch) in ISO 8601 UTC, "2026-12-01T21:47:45Z",
+ * into buf and returned; "?" where the host's time_t cannot hold it.
+ */
+const char *tool_iso_time(uint64_t t, char *buf, size_t n);
+
 /* "big-endian", "little-endian" or "unknown". */
 const char *tool_endian_name(enum dk_endian);
 
