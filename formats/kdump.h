@@ -1,0 +1,115 @@
+/*
+ * kdump.h -- makedumpfile's kdump-compressed format: the facts its
+ * reader (fmt_kdump.c), validator (check_kdump.c) and writer share; not
+ * installed.  The format itself is described in fmt_kdump.c's opening
+ * comment and in FORMATS.md.
+ */
+#ifndef DK_KDUMP_H
+#define DK_KDUMP_H
+
+#include "private.h"
+
+/* Sanity limits on what a file may claim. */
+#define	KD_MIN_BLOCK		4096u		/* block_size, a power of 2 */
+#define	KD_MAX_BLOCK		65536u
+#define	KD_MAX_VERSION		6u		/* header_version */
+#define	KD_MAX_PARTS		1024u		/* files of a split set */
+#define	KD_MAX_NOTES		(16u << 20)	/* bytes of ELF notes read */
+#define	KD_MAX_VMCOREINFO	(1u << 20)	/* bytes of VMCOREINFO */
+#define	KD_MAX_VMCI_LINES	8192u		/* KEY=value lines kept */
+#define	KD_MAX_RANGES		(1u << 20)	/* runs of bitmap 1 */
+#define	KD_BITMAP_CHUNK		(1u << 20)	/* bitmap bytes per read */
+#define	KD_SCAN_CHUNK		(1u << 20)	/* descriptor bytes per read */
+
+/* The file's fixed sizes. */
+#define	KD_SIG_LEN		8
+#define	KD_HDR_READ		512		/* both headers fit */
+#define	KD_DESC_SIZE		24		/* struct page_desc */
+#define	KD_DESC_CACHE		(170 * KD_DESC_SIZE)	/* descriptors read at once */
+#define	KD_FLAT_HDR		4096		/* MAX_SIZE_MDF_HEADER */
+#define	KD_FLAT_SIG		"makedumpfile"
+#define	KD_FLAT_SIG_LEN		16		/* NUL-padded */
+#define	KD_FLAT_REC		16		/* makedumpfile_data_header */
+#define	KD_FLAT_END		UINT64_MAX	/* END_FLAG_FLAT_HEADER, -1 */
+
+/* disk_dump_header.status and page_desc.flags (diskdump_mod.h). */
+#define	KD_DH_ZLIB		0x1u
+#define	KD_DH_LZO		0x2u
+#define	KD_DH_SNAPPY		0x4u
+#define	KD_DH_INCOMPLETE	0x8u
+#define	KD_DH_EXCL_VMEMMAP	0x10u
+#define	KD_DH_ZSTD		0x20u
+#define	KD_DH_CODECS		(KD_DH_ZLIB | KD_DH_LZO | KD_DH_SNAPPY | \
+				    KD_DH_ZSTD)
+
+/* ELF note facts used to name the architecture. */
+#define	KD_NT_PRSTATUS		1
+
+/* ---------------------------------------------------------------------- */
+/* Layouts.                                                                */
+
+/*
+ * The field ids of the kdump headers (see enum dk_hid): the strings of
+ * disk_dump_header first, then its integers, then kdump_sub_header's.
+ */
+enum kd_hid {
+	KD_F_SIGNATURE = 0,
+	KD_F_SYSNAME,
+	KD_F_NODENAME,
+	KD_F_RELEASE,
+	KD_F_UTSVERSION,
+	KD_F_MACHINE,
+	KD_F_DOMAINNAME,
+	KD_F_NSTR,
+	KD_F_HEADER_VERSION = KD_F_NSTR,
+	KD_F_TV_SEC,
+	KD_F_TV_USEC,
+	KD_F_STATUS,
+	KD_F_BLOCK_SIZE,
+	KD_F_SUB_HDR_SIZE,
+	KD_F_BITMAP_BLOCKS,
+	KD_F_MAX_MAPNR,
+	KD_F_TOTAL_RAM_BLOCKS,
+	KD_F_DEVICE_BLOCKS,
+	KD_F_WRITTEN_BLOCKS,
+	KD_F_CURRENT_CPU,
+	KD_F_NR_CPUS,
+	KD_F_TASKS,
+	KD_F_PHYS_BASE,
+	KD_F_DUMP_LEVEL,
+	KD_F_SPLIT,
+	KD_F_START_PFN,
+	KD_F_END_PFN,
+	KD_F_OFFSET_VMCOREINFO,
+	KD_F_SIZE_VMCOREINFO,
+	KD_F_OFFSET_NOTE,
+	KD_F_SIZE_NOTE,
+	KD_F_OFFSET_ERASEINFO,
+	KD_F_SIZE_ERASEINFO,
+	KD_F_START_PFN_64,
+	KD_F_END_PFN_64,
+	KD_F_MAX_MAPNR_64,
+	KD_F_NIDS
+};
+
+_Static_assert(KD_F_NSTR <= DK_HDR_NSTR && KD_F_NIDS <= DK_H_PAD,
+    "the kdump ids fit a struct dk_hdr");
+
+/* Versions (header_version) that have a field. */
+#define	KD_V0_6		0x7fu
+#define	KD_V1_6		0x7eu
+#define	KD_V2_6		0x7cu
+#define	KD_V3_6		0x78u
+#define	KD_V4_6		0x70u
+#define	KD_V5_6		0x60u
+#define	KD_V6		0x40u
+
+/*
+ * The header layouts (kdump_layout.c): disk_dump_header of LP64 and of
+ * 32-bit writers, kdump_sub_header of LP64, of i386 and of the 32-bit
+ * ABIs that align a 64-bit integer to 8; dk_kd_layouts() lists them.
+ */
+extern const struct dk_layout dk_kd_hdr64, dk_kd_hdr32, dk_kd_sub64,
+		    dk_kd_sub32, dk_kd_sub32pad;
+
+#endif /* DK_KDUMP_H */
