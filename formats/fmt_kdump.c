@@ -82,6 +82,7 @@
 #include "bytes.h"
 #include "dkelf.h"
 #include "kdump.h"
+#include "linux.h"
 #include "private.h"
 
 /* ---------------------------------------------------------------------- */
@@ -1935,11 +1936,7 @@ kd_run_next(const struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
 static enum dk_status
 kd_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
-	(void)pa;
-	return dk_err_set(err, DK_ENOTMAPPED, "%s: kernel virtual address "
-	    "%#jx: dumpkit does not translate the kernel addresses of Linux "
-	    "dumps yet (physical addresses read)", d->src.name,
-	    (uintmax_t)va);
+	return dk_linux_kvtop(d, va, pa, err);
 }
 
 const struct dk_format_ops dk_fmt_kdump = {

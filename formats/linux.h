@@ -1,0 +1,22 @@
+/*
+ * linux.h -- the Linux kernel seen through a dump of any Linux format
+ * (kdump-compressed, ELF vmcore): kernel virtual addresses translated
+ * with the page tables VMCOREINFO points at, and the kernel log; not
+ * installed.  The formats' kvtop operations call dk_linux_kvtop, so
+ * that each Linux format is a reader of physical memory and nothing
+ * more.
+ */
+#ifndef DK_LINUX_H
+#define DK_LINUX_H
+
+#include "private.h"
+
+/*
+ * Translate the kernel virtual address va of the Linux dump d with the
+ * facts of its VMCOREINFO attributes and physical reads; DK_EUNSUP
+ * where d's architecture is not translated.
+ */
+enum dk_status	dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
+		    struct dk_err *err);
+
+#endif /* DK_LINUX_H */
