@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "compress.h"
+#include "kthreads.h"
 #include "minidump.h"
 #include "../validate/savecore.h"
 #include "../validate/tool.h"
@@ -28,7 +29,8 @@ static const char usage_text[] =
 "usage: dumpconv [--to elf|native|tar] [--no-virtual] [--drop-zero]\n"
 "                [--force] [-q] [-v]\n"
 "                [--compress gzip|zstd|xz]\n"
-"                [--arch ARCH] [--kernel FILE] INPUT -o OUTPUT\n"
+"                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
+"                INPUT -o OUTPUT\n"
 "       dumpconv --info [--json] [--to elf|native] INPUT\n"
 "       dumpconv --help | --version\n";
 
@@ -49,7 +51,14 @@ static const char help_text[] =
 "  -i, --info           print what would be written; write nothing\n"
 "  -j, --json           with --info: one JSON object\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
-"  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
+"  -k, --kernel FILE    the kernel's ELF image, to decide the architecture;\n"
+"                       and the threads: one NT_PRSTATUS per kernel\n"
+"                       thread (the crashed one first), NT_PRPSINFO, the\n"
+"                       thread table and NT_GNU_BUILD_ID, so that gdb\n"
+"                       shows threads, registers and backtraces\n"
+"                       (docs/kthreads.md)\n"
+"      --no-threads     with --kernel: no thread notes (a damaged\n"
+"                       process list still converts)\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        say what was written\n"
 "  -h, --help           this text\n"
@@ -85,6 +94,7 @@ struct opts {
 	int		 quiet;
 	int		 verbose;
 	unsigned	 flags;		/* DK_ELFMINI_* */
+	int		 no_threads;	/* --no-threads */
 	enum dk_comp	 compress;	/* --compress */
 	const char	*in;
 	const char	*out;
@@ -357,6 +367,43 @@ info(struct dk_dump *d, const struct opts *o)
 	return TOOL_OK;
 }
 
+/*
+ * With --kernel (and not --no-threads): the threads' notes, from the
+ * process list the kernel's symbols locate (kthreads.c).  Without it,
+ * -v says what --kernel would add.  Returns a tool exit status.
+ */
+static int
+thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
+    size_t *len)
+{
+	struct dk_kthreads kt;
+	struct dk_err err;
+
+	if (o->open.kernel == NULL || o->no_threads) {
+		if (o->verbose && o->open.kernel == NULL)
+			fprintf(stderr, "dumpconv: %s: no threads: with "
+			    "--kernel FILE the file would also hold one "
+			    "NT_PRSTATUS per kernel thread, NT_PRPSINFO and "
+			    "the kernel's build-id, for gdb's info threads "
+			    "and bt\n", o->in);
+		return TOOL_OK;
+	}
+	if (dk_kthreads_load(d, o->open.kernel, &kt, &err) != DK_OK ||
+	    dk_kthreads_notes(d, &kt, buf, len, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\ndumpconv: --no-threads "
+		    "converts without the thread notes\n", err.msg);
+		dk_kthreads_free(&kt);
+		return TOOL_UNUSABLE;
+	}
+	if (o->verbose)
+		fprintf(stderr, "dumpconv: %s: %zu processes, %zu threads; "
+		    "the crashed thread: %s\n", o->in, kt.nprocs,
+		    kt.nthreads, kt.crashed != SIZE_MAX ?
+		    kt.threads[kt.crashed].name : "not found (no dumptid)");
+	dk_kthreads_free(&kt);
+	return TOOL_OK;
+}
+
 static int
 convert(struct dk_dump *d, const struct opts *o)
 {
@@ -369,6 +416,11 @@ convert(struct dk_dump *d, const struct opts *o)
 	struct dk_err err;
 	enum dk_status st = DK_OK;
 	uint64_t total = dk_info(d)->file_size;
+	uint8_t *tnotes = NULL;
+	size_t ntnotes = 0;
+
+	if (!o->native && (st = thread_notes(d, o, &tnotes, &ntnotes)) != 0)
+		return (int)st;
 
 	/* The output's size, for the progress line only (it costs a walk). */
 	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
@@ -398,9 +450,11 @@ convert(struct dk_dump *d, const struct opts *o)
 		    &err)) == DK_OK)
 			dk_sink_compress(&sink, z);
 	}
-	if (st == DK_OK)
-		st = o->native ? dk_native_write(d, &sink, &err) :
-		    dk_elfmini_write(d, &sink, o->flags, &err);
+	if (st == DK_OK && o->native)
+		st = dk_native_write(d, &sink, &err);
+	else if (st == DK_OK)
+		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
+		    &err);
 	if (st == DK_OK && z != NULL)
 		st = dk_zout_finish(z, &err);
 	if (st == DK_OK)
@@ -436,6 +490,7 @@ convert(struct dk_dump *d, const struct opts *o)
 		    dk_comp_name(o->compress), (uintmax_t)zout);
 	}
 	dk_zout_free(z);
+	free(tnotes);
 	return TOOL_OK;
 }
 
@@ -453,6 +508,7 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "no-threads", no_argument, NULL, 0x100 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		TOOL_LONGOPTS_END
@@ -510,6 +566,9 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = 1;
+			break;
+		case 0x100:
+			o.no_threads = 1;
 			break;
 		case 'v':
 			o.verbose = 1;

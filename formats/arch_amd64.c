@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	AMD64_PAGE_SHIFT	12
@@ -449,6 +450,37 @@ static const struct dk_arch amd64_rows[] = {
 	  .minidump = &dk_md_amd64, .ops = &dk_arch_amd64 },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/amd64/include/pcb.h, FORMATS.md
+ * 6.2: pcb_r15, r14, r13, r12, rbp, rsp, rbx, rip, 8 bytes each from 0)
+ * into gdb's amd64 NT_PRSTATUS (336 bytes; pr_pid at 32, pr_reg at 112:
+ * 27 words in the order r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx
+ * rdx rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs)
+ * and NT_PRPSINFO (136 bytes; pr_pid at 24, pr_fname at 40).  The
+ * registers a pcb does not save stay 0, as kgdb leaves them unknown.
+ */
+static const struct dk_pcb_slot amd64_pcb_slots[] = {
+	{ "r15", 0, 0 }, { "r14", 1, 8 }, { "r13", 2, 16 }, { "r12", 3, 24 },
+	{ "rbp", 4, 32 }, { "rsp", 19, 40 }, { "rbx", 5, 48 },
+	{ "rip", 16, 56 },
+};
+
+static const struct dk_pcb_regs amd64_pcb = {
+	.source		= "sys/amd64/include/pcb.h",
+	.word		= 8,
+	.pcb_min	= 64,
+	.prstatus_size	= 336,
+	.pid_off	= 32,
+	.cursig_off	= 12,
+	.reg_off	= 112,
+	.nregs		= 27,
+	.prpsinfo_size	= 136,
+	.psinfo_pid_off	= 24,
+	.psinfo_fname_off = 40,
+	.slots		= amd64_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(amd64_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_amd64 = {
 	.name		= "amd64",
 	.rows		= amd64_rows,
@@ -458,4 +490,5 @@ const struct dk_arch_ops dk_arch_amd64 = {
 	.walks		= amd64_walks,
 	.nwalks		= DK_ARRAY_LEN(amd64_walks),
 	.prot		= amd64_prot,
+	.pcb		= &amd64_pcb,
 };

@@ -648,8 +648,8 @@ window_runs(struct dk_dump *d, struct dk_plan *pl, uint64_t *cap,
 }
 
 static enum dk_status
-make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
-    struct dk_err *err)
+make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
+    struct dk_plan *pl, struct dk_err *err)
 {
 	struct dk_kmap_iter kit = { 0, 0, 0 };
 	struct dk_kmap_run kr;
@@ -703,6 +703,7 @@ make_plan(struct dk_dump *d, unsigned flags, struct dk_plan *pl,
 	}
 	if (dk_kdh_raw(d) != NULL)
 		notes += dk_note_size(NOTE_NAMESZ, DK_KDH_SIZE);
+	notes += extra;		/* the threads' notes (kthreads.c) */
 	pl->nph = 1 + pl->p.nphys + pl->p.nvirt;
 	pl->p.notes_size = notes;
 	pl->notes_off = EHDR_SIZE + pl->nph * PHDR_SIZE;
@@ -724,7 +725,7 @@ dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
 	enum dk_status st;
 
 	dk_err_clear(err);
-	st = make_plan(d, flags, &pl, err);
+	st = make_plan(d, flags, 0, &pl, err);
 	*p = pl.p;
 	plan_free(&pl);
 	return st;
@@ -877,7 +878,7 @@ load_phdrs(struct dk_dump *d, struct dk_plan *pl, struct dk_sink *s, int virt,
 
 static enum dk_status
 write_elfmini(struct dk_dump *d, struct dk_sink *s, struct dk_plan *pl,
-    struct dk_err *err)
+    const void *extra, size_t nextra, struct dk_err *err)
 {
 	enum dk_endian e = d->arch->endian;
 	uint8_t eh[DK_ELF_MAXSZ], info[INFO_SIZE] = { 0 };
@@ -972,6 +973,9 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct dk_plan *pl,
 	if (st == DK_OK && dk_kdh_raw(d) != NULL &&
 	    (st = dk_pnote_head(s, e, DK_PN_KDH, DK_KDH_SIZE, err)) == DK_OK)
 		st = dk_sink_write(s, dk_kdh_raw(d), DK_KDH_SIZE, err);
+	/* Notes of other owners, whole (NT_PRSTATUS...), last. */
+	if (st == DK_OK && nextra > 0)
+		st = dk_sink_write(s, extra, nextra, err);
 	if (st == DK_OK)
 		st = dk_sink_zero(s, data - s->pos, err);
 
@@ -997,17 +1001,24 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct dk_plan *pl,
 }
 
 enum dk_status
-dk_elfmini_write(struct dk_dump *d, struct dk_sink *s, unsigned flags,
-    struct dk_err *err)
+dk_elfmini_write_notes(struct dk_dump *d, struct dk_sink *s, unsigned flags,
+    const void *notes, size_t len, struct dk_err *err)
 {
 	struct dk_plan pl;
 	enum dk_status st;
 
 	dk_err_clear(err);
-	if ((st = make_plan(d, flags, &pl, err)) == DK_OK)
-		st = write_elfmini(d, s, &pl, err);
+	if ((st = make_plan(d, flags, len, &pl, err)) == DK_OK)
+		st = write_elfmini(d, s, &pl, notes, len, err);
 	plan_free(&pl);
 	return st;
+}
+
+enum dk_status
+dk_elfmini_write(struct dk_dump *d, struct dk_sink *s, unsigned flags,
+    struct dk_err *err)
+{
+	return dk_elfmini_write_notes(d, s, flags, NULL, 0, err);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1057,7 +1068,7 @@ dk_native_write(struct dk_dump *d, struct dk_sink *s, struct dk_err *err)
 	enum dk_status st;
 
 	dk_err_clear(err);
-	if ((st = make_plan(d, DK_ELFMINI_NO_VIRTUAL, &pl, err)) == DK_OK)
+	if ((st = make_plan(d, DK_ELFMINI_NO_VIRTUAL, 0, &pl, err)) == DK_OK)
 		st = pl.kind->rebuild(d, s, &pl, err);
 	if (st == DK_OK)
 		st = dk_sink_finish(s, err);

@@ -112,3 +112,100 @@ out:
 	close(fd);
 	return st;
 }
+
+/* Open path with libelf: *fd and *e, or an error. */
+static enum dk_status
+kernel_open(const char *path, int *fd, Elf **e, struct dk_err *err)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return dk_err_set(err, DK_EUNSUP, "libelf: %s",
+		    elf_errmsg(-1));
+	if ((*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		dk_err_set(err, DK_ESYS, "%s: %s", path, strerror(errno));
+		err->sys_errno = errno;
+		return DK_ESYS;
+	}
+	if ((*e = elf_begin(*fd, ELF_C_READ, NULL)) == NULL ||
+	    elf_kind(*e) != ELF_K_ELF) {
+		if (*e != NULL)
+			elf_end(*e);
+		close(*fd);
+		return dk_err_at(err, DK_EINVAL, path, 0, "expected a kernel "
+		    "ELF image, found no ELF header");
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_kernel_build_id(const char *path, uint8_t *id, size_t cap, size_t *len,
+    uint64_t *va, struct dk_err *err)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	int fd;
+	enum dk_status st;
+
+	*len = 0;
+	*va = 0;
+	if ((st = kernel_open(path, &fd, &e, err)) != DK_OK)
+		return st;
+	while ((scn = elf_nextscn(e, scn)) != NULL && *len == 0) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		Elf_Data *data;
+		size_t off = 0, noff, doff;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE ||
+		    sh.sh_size > KSYM_MAX_BYTES ||
+		    (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)data->d_buf + noff, "GNU", 4) == 0 &&
+			    nh.n_descsz <= cap) {
+				memcpy(id, (char *)data->d_buf + doff,
+				    nh.n_descsz);
+				*len = nh.n_descsz;
+				*va = sh.sh_addr;
+				break;
+			}
+	}
+	elf_end(e);
+	close(fd);
+	return DK_OK;
+}
+
+enum dk_status
+dk_kernel_bytes(const char *path, uint64_t va, void *buf, size_t len,
+    struct dk_err *err)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	int fd;
+	enum dk_status st;
+
+	if ((st = kernel_open(path, &fd, &e, err)) != DK_OK)
+		return st;
+	st = dk_err_set(err, DK_EINVAL, "%s: no section of the kernel image "
+	    "holds the %zu bytes at %#jx", path, len, (uintmax_t)va);
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_ALLOC) ||
+		    va < sh.sh_addr || va - sh.sh_addr > sh.sh_size ||
+		    sh.sh_size - (va - sh.sh_addr) < len)
+			continue;
+		if ((data = elf_getdata(scn, NULL)) == NULL ||
+		    data->d_size < sh.sh_size)
+			continue;
+		memcpy(buf, (char *)data->d_buf + (va - sh.sh_addr), len);
+		dk_err_clear(err);
+		st = DK_OK;
+		break;
+	}
+	elf_end(e);
+	close(fd);
+	return st;
+}

@@ -79,6 +79,10 @@ enum dk_status	dk_sink_finish(struct dk_sink *, struct dk_err *);
 /* Write d (a minidump or a portable file) as a portable ELF minidump. */
 enum dk_status	dk_elfmini_write(struct dk_dump *, struct dk_sink *,
 		    unsigned flags, struct dk_err *);
+/* The same, with len bytes of whole ELF notes added after dumpkit's. */
+enum dk_status	dk_elfmini_write_notes(struct dk_dump *, struct dk_sink *,
+		    unsigned flags, const void *notes, size_t len,
+		    struct dk_err *);
 /* Write d as the native dump it came from, byte for byte. */
 enum dk_status	dk_native_write(struct dk_dump *, struct dk_sink *,
 		    struct dk_err *);

@@ -14,3 +14,4 @@ LIB_SRCS += formats/elf.c formats/fmt_elf.c formats/kernel.c formats/check_elf.c
 LIB_SRCS += formats/fmt_sparc64.c formats/check_sparc64.c
 LIB_SRCS += formats/fmt_kdump.c formats/kdump_layout.c formats/linux.c
 LIB_SRCS += formats/ctlayout.c formats/layouts.c
+LIB_SRCS += formats/kthreads.c

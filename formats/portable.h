@@ -37,6 +37,7 @@ enum dk_pnote_type {
 	DK_PN_PMAP,
 	DK_PN_RESIDUE,
 	DK_PN_KDH,		/* the source's kerneldumpheader, 512 bytes */
+	DK_PN_THREADS,		/* the kernel's thread table (kthreads.c) */
 	DK_PN_MAX
 };
 

@@ -270,6 +270,7 @@ uint64_t	dk_bitmap_bytes(const struct dk_bitmap *);
 
 struct dk_mdarch;
 struct dk_arch_ops;
+struct dk_pcb_regs;
 
 /* ABIs, where a machine and byte order have several (mips). */
 enum dk_abi {
@@ -347,6 +348,11 @@ struct dk_arch_ops {
 	 * module decodes no entries.
 	 */
 	unsigned		(*prot)(uint64_t pte, unsigned fmt);
+	/*
+	 * How the module's struct pcb becomes gdb's NT_PRSTATUS registers
+	 * (kthreads.h); NULL: threads' registers are not decoded.
+	 */
+	const struct dk_pcb_regs *pcb;
 };
 
 /*
@@ -1035,5 +1041,14 @@ struct dk_ksym {
  */
 enum dk_status	dk_kernel_symbols(const char *path, struct dk_ksym *, size_t n,
 		    struct dk_err *);
+/*
+ * The GNU build-id of the kernel image at path (its NT_GNU_BUILD_ID note,
+ * at most cap bytes) and the address of its section; *len 0 if none.
+ */
+enum dk_status	dk_kernel_build_id(const char *path, uint8_t *id, size_t cap,
+		    size_t *len, uint64_t *va, struct dk_err *);
+/* Copy len bytes at va from the kernel image's loaded sections. */
+enum dk_status	dk_kernel_bytes(const char *path, uint64_t va, void *buf,
+		    size_t len, struct dk_err *);
 
 #endif /* DK_PRIVATE_H */

@@ -1,0 +1,587 @@
+/*
+ * kthreads.c -- the processes and threads of a FreeBSD dump, found the
+ * way kgdb and LLDB's FreeBSD kernel plugin find them (docs/kthreads.md):
+ *
+ *  - the kernel image's symbols (--kernel FILE): allproc, zombproc,
+ *    dumptid, dumppcb, stoppcbs, stopped_cpus, mp_maxid, pcb_size,
+ *    panicstr, and the offsets the kernel exports for debuggers
+ *    (proc_off_p_pid ... thread_off_td_plist, each a const int whose
+ *    value is read from the dump's memory);
+ *  - allproc (a LIST_HEAD of struct proc, linked by p_list) and, where
+ *    the kernel has one, zombproc, each process's p_threads (a TAILQ of
+ *    struct thread linked by td_plist), read through the dump's kernel
+ *    virtual addresses;
+ *  - each thread's registers: the thread that dumped (td_tid ==
+ *    dumptid) from dumppcb, a thread on a CPU that stopped_cpus has
+ *    stopped from stoppcbs[td_oncpu], any other from td_pcb; the
+ *    architecture module's table (dk_arch_ops.pcb) puts the pcb's words
+ *    where gdb's NT_PRSTATUS has them.
+ *
+ * Every list is bounded: at most DK_KT_MAX entries in all, each address
+ * seen once (a cycle is an error at the address that closes it), each
+ * pointer aligned and readable, each exported offset below KT_MAX_OFF.
+ * Memory is the tables and a set of the addresses seen.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "dkelf.h"
+#include "kthreads.h"
+#include "portable.h"
+
+#define	KT_MAX_OFF	0x10000		/* an exported offset past this is
+					 * not a struct proc's or thread's */
+#define	KT_MAX_CPU	65536		/* mp_maxid + 1 */
+#define	KT_WINDOW	4096		/* read a thread's fields at once */
+
+/* The symbols, by index. */
+enum {
+	S_ALLPROC, S_ZOMBPROC, S_DUMPTID, S_DUMPPCB, S_STOPPCBS,
+	S_STOPPED_CPUS, S_MP_MAXID, S_PCB_SIZE, S_PANICSTR,
+	S_P_PID, S_P_COMM, S_P_LIST, S_P_THREADS,
+	S_TD_TID, S_TD_NAME, S_TD_ONCPU, S_TD_PCB, S_TD_PLIST,
+	S_N
+};
+
+static const struct {
+	const char	*name;
+	int		 required;
+} ksyms[S_N] = {
+	[S_ALLPROC]	= { "allproc", 1 },
+	[S_ZOMBPROC]	= { "zombproc", 0 },
+	[S_DUMPTID]	= { "dumptid", 1 },
+	[S_DUMPPCB]	= { "dumppcb", 1 },
+	[S_STOPPCBS]	= { "stoppcbs", 0 },
+	[S_STOPPED_CPUS] = { "stopped_cpus", 0 },
+	[S_MP_MAXID]	= { "mp_maxid", 0 },
+	[S_PCB_SIZE]	= { "pcb_size", 0 },
+	[S_PANICSTR]	= { "panicstr", 0 },
+	[S_P_PID]	= { "proc_off_p_pid", 1 },
+	[S_P_COMM]	= { "proc_off_p_comm", 1 },
+	[S_P_LIST]	= { "proc_off_p_list", 1 },
+	[S_P_THREADS]	= { "proc_off_p_threads", 1 },
+	[S_TD_TID]	= { "thread_off_td_tid", 1 },
+	[S_TD_NAME]	= { "thread_off_td_name", 1 },
+	[S_TD_ONCPU]	= { "thread_off_td_oncpu", 1 },
+	[S_TD_PCB]	= { "thread_off_td_pcb", 1 },
+	[S_TD_PLIST]	= { "thread_off_td_plist", 1 },
+};
+
+/* The walk's state. */
+struct walk {
+	struct dk_dump		*d;
+	struct dk_kthreads	*kt;
+	uint64_t		 sym[S_N];
+	uint32_t		 off[S_N];	/* the exported offsets */
+	unsigned		 ptr;		/* sizeof(void *) */
+	uint64_t		*seen;		/* open addressing, 0 empty */
+	size_t			 seen_cap, seen_n;
+	size_t			 pcap, tcap;
+	uint64_t		 stopped[KT_MAX_CPU / 64];
+};
+
+const struct dk_pcb_regs *
+dk_pcb_regs(const struct dk_arch *a)
+{
+	return a != NULL && a->ops != NULL ? a->ops->pcb : NULL;
+}
+
+static enum dk_status
+rd(struct walk *w, uint64_t va, void *buf, size_t len, const char *what,
+    struct dk_err *err)
+{
+	struct dk_err e2;
+
+	if (dk_read_va(w->d, va, buf, len, &e2) != DK_OK)
+		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx: not "
+		    "readable in the dump (%s)", w->d->src.name, what,
+		    (uintmax_t)va, e2.msg);
+	return DK_OK;
+}
+
+static uint64_t
+word(const struct walk *w, const uint8_t *p, unsigned size)
+{
+	return dec_uint(p, size, w->d->arch->endian);
+}
+
+static enum dk_status
+rd_ptr(struct walk *w, uint64_t va, uint64_t *v, const char *what,
+    struct dk_err *err)
+{
+	uint8_t b[8];
+	enum dk_status st;
+
+	if ((st = rd(w, va, b, w->ptr, what, err)) != DK_OK)
+		return st;
+	*v = word(w, b, w->ptr);
+	return DK_OK;
+}
+
+/* Add va to the set of addresses seen; 1 if it was there already. */
+static int
+seen_add(struct walk *w, uint64_t va, struct dk_err *err, int *nomem)
+{
+	size_t mask, i;
+
+	*nomem = 0;
+	if (2 * (w->seen_n + 1) > w->seen_cap) {
+		size_t ncap = w->seen_cap ? 2 * w->seen_cap : 1024;
+		uint64_t *n = calloc(ncap, sizeof(*n));
+
+		if (n == NULL) {
+			*nomem = 1;
+			dk_err_set(err, DK_ENOMEM, "out of memory");
+			return 0;
+		}
+		for (size_t k = 0; k < w->seen_cap; k++) {
+			uint64_t v = w->seen[k];
+
+			if (v == 0)
+				continue;
+			for (i = (size_t)((v * 0x9e3779b97f4a7c15ull) >> 20) &
+			    (ncap - 1); n[i] != 0; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = v;
+		}
+		free(w->seen);
+		w->seen = n;
+		w->seen_cap = ncap;
+	}
+	mask = w->seen_cap - 1;
+	for (i = (size_t)((va * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+	    w->seen[i] != 0; i = (i + 1) & mask)
+		if (w->seen[i] == va)
+			return 1;
+	w->seen[i] = va;
+	w->seen_n++;
+	return 0;
+}
+
+/* A list element's address: aligned, not seen before, within bounds. */
+static enum dk_status
+check_elem(struct walk *w, uint64_t va, const char *what, uint64_t from,
+    struct dk_err *err)
+{
+	int nomem;
+
+	if (va % w->ptr != 0)
+		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx (linked "
+		    "from %#jx): expected an address aligned to %u bytes",
+		    w->d->src.name, what, (uintmax_t)va, (uintmax_t)from,
+		    w->ptr);
+	if (w->kt->nthreads + w->kt->nprocs >= DK_KT_MAX)
+		return dk_err_set(err, DK_ELIMIT, "%s: the process list has "
+		    "more than %u processes and threads (at %s %#jx): "
+		    "expected fewer; a damaged list?", w->d->src.name,
+		    DK_KT_MAX, what, (uintmax_t)va);
+	if (seen_add(w, va, err, &nomem))
+		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx (linked "
+		    "from %#jx) is in the lists already: a cycle",
+		    w->d->src.name, what, (uintmax_t)va, (uintmax_t)from);
+	return nomem ? DK_ENOMEM : DK_OK;
+}
+
+static void
+copy_name(char *dst, const uint8_t *src)
+{
+	memcpy(dst, src, DK_KT_COMM);
+	dst[DK_KT_COMM - 1] = '\0';
+}
+
+static enum dk_status
+grow(void **p, size_t *cap, size_t n, size_t size, struct dk_err *err)
+{
+	void *np;
+	size_t ncap;
+
+	if (n < *cap)
+		return DK_OK;
+	ncap = *cap ? 2 * *cap : 64;
+	if ((np = realloc(*p, ncap * size)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	*p = np;
+	*cap = ncap;
+	return DK_OK;
+}
+
+/* The threads of process p (p_threads, linked by td_plist). */
+static enum dk_status
+walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
+    struct dk_err *err)
+{
+	struct dk_kthreads *kt = w->kt;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	uint64_t td, from = kp->addr + w->off[S_P_THREADS];
+	uint8_t buf[KT_WINDOW];
+	static const int fields[] = { S_TD_TID, S_TD_NAME, S_TD_ONCPU,
+	    S_TD_PCB, S_TD_PLIST };
+	enum dk_status st;
+
+	for (size_t i = 0; i < DK_ARRAY_LEN(fields); i++) {
+		uint32_t o = w->off[fields[i]];
+		uint32_t e = o + (fields[i] == S_TD_NAME ? DK_KT_COMM :
+		    fields[i] == S_TD_TID || fields[i] == S_TD_ONCPU ? 4 :
+		    w->ptr);
+
+		lo = o < lo ? o : lo;
+		hi = e > hi ? e : hi;
+	}
+	td = word(w, pbuf, w->ptr);
+	while (td != 0) {
+		struct dk_kthread *t;
+
+		if ((st = check_elem(w, td, "struct thread", from, err)) !=
+		    DK_OK)
+			return st;
+		if ((st = grow((void **)&kt->threads, &w->tcap, kt->nthreads,
+		    sizeof(*kt->threads), err)) != DK_OK)
+			return st;
+		if ((st = rd(w, td + lo, buf, hi - lo, "struct thread",
+		    err)) != DK_OK)
+			return st;
+		t = &kt->threads[kt->nthreads];
+		memset(t, 0, sizeof(*t));
+		t->td = td;
+		t->proc = kp->addr;
+		t->pid = kp->pid;
+		memcpy(t->comm, kp->comm, DK_KT_COMM);
+		t->tid = (int32_t)word(w, buf + w->off[S_TD_TID] - lo, 4);
+		t->oncpu = (int32_t)word(w, buf + w->off[S_TD_ONCPU] - lo, 4);
+		t->pcb = word(w, buf + w->off[S_TD_PCB] - lo, w->ptr);
+		copy_name(t->name, buf + w->off[S_TD_NAME] - lo);
+		if (t->tid == kt->dumptid && kt->crashed == SIZE_MAX) {
+			t->crashed = 1;
+			t->src = DK_KT_DUMPPCB;
+			t->pcb = w->sym[S_DUMPPCB];
+			kt->crashed = kt->nthreads;
+		} else if (t->oncpu >= 0 && (uint32_t)t->oncpu < kt->ncpu &&
+		    w->sym[S_STOPPCBS] != 0 && kt->pcb_size != 0 &&
+		    (w->stopped[t->oncpu / 64] >> (t->oncpu % 64)) & 1) {
+			t->src = DK_KT_STOPPCB;
+			t->pcb = w->sym[S_STOPPCBS] + (uint64_t)kt->pcb_size *
+			    (uint32_t)t->oncpu;
+		}
+		kt->nthreads++;
+		kp->nthreads++;
+		from = td + w->off[S_TD_PLIST];
+		td = word(w, buf + w->off[S_TD_PLIST] - lo, w->ptr);
+	}
+	return DK_OK;
+}
+
+/* The processes of the list whose head is at va (a LIST_HEAD). */
+static enum dk_status
+walk_procs(struct walk *w, uint64_t head, int zombie, struct dk_err *err)
+{
+	struct dk_kthreads *kt = w->kt;
+	uint64_t p, from = head;
+	uint8_t b[DK_KT_COMM];
+	enum dk_status st;
+
+	if ((st = rd_ptr(w, head, &p, zombie ? "zombproc" : "allproc",
+	    err)) != DK_OK)
+		return st;
+	while (p != 0) {
+		struct dk_kproc *kp;
+		uint8_t tq[8];
+
+		if ((st = check_elem(w, p, "struct proc", from, err)) != DK_OK)
+			return st;
+		if ((st = grow((void **)&kt->procs, &w->pcap, kt->nprocs,
+		    sizeof(*kt->procs), err)) != DK_OK)
+			return st;
+		kp = &kt->procs[kt->nprocs];
+		memset(kp, 0, sizeof(*kp));
+		kp->addr = p;
+		kp->zombie = (uint8_t)zombie;
+		kp->first = kt->nthreads;
+		if ((st = rd(w, p + w->off[S_P_PID], b, 4, "p_pid", err)) !=
+		    DK_OK)
+			return st;
+		kp->pid = (int32_t)word(w, b, 4);
+		if ((st = rd(w, p + w->off[S_P_COMM], b, DK_KT_COMM, "p_comm",
+		    err)) != DK_OK)
+			return st;
+		copy_name(kp->comm, b);
+		if ((st = rd(w, p + w->off[S_P_THREADS], tq, w->ptr,
+		    "p_threads", err)) != DK_OK)
+			return st;
+		kt->nprocs++;
+		if ((st = walk_threads(w, kp, tq, err)) != DK_OK)
+			return st;
+		from = p + w->off[S_P_LIST];
+		if ((st = rd_ptr(w, from, &p, "p_list", err)) != DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
+/* The symbols and the values they hold in the dump. */
+static enum dk_status
+load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
+{
+	struct dk_ksym s[S_N];
+	struct dk_kthreads *kt = w->kt;
+	uint8_t b[8];
+	enum dk_status st;
+
+	for (size_t i = 0; i < S_N; i++)
+		s[i] = (struct dk_ksym){ ksyms[i].name, 0, 0 };
+	if ((st = dk_kernel_symbols(kernel, s, S_N, err)) != DK_OK)
+		return st;
+	for (size_t i = 0; i < S_N; i++) {
+		if (!s[i].found && ksyms[i].required)
+			return dk_err_set(err, DK_EINVAL, "%s: the kernel has "
+			    "no symbol %s: expected a FreeBSD kernel (11.0 "
+			    "or later) with the debugger offsets",
+			    kernel, ksyms[i].name);
+		w->sym[i] = s[i].value;
+	}
+	for (size_t i = S_P_PID; i < S_N; i++) {
+		if ((st = rd(w, w->sym[i], b, 4, ksyms[i].name, err)) != DK_OK)
+			return st;
+		w->off[i] = (uint32_t)word(w, b, 4);
+		if (w->off[i] >= KT_MAX_OFF)
+			return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx "
+			    "is %#x: expected an offset in a struct, below "
+			    "%#x", w->d->src.name, ksyms[i].name,
+			    (uintmax_t)w->sym[i], w->off[i], KT_MAX_OFF);
+	}
+	if ((st = rd(w, w->sym[S_DUMPTID], b, 4, "dumptid", err)) != DK_OK)
+		return st;
+	kt->dumptid = (int32_t)word(w, b, 4);
+	if (s[S_PCB_SIZE].found) {
+		if ((st = rd(w, w->sym[S_PCB_SIZE], b, 4, "pcb_size", err)) !=
+		    DK_OK)
+			return st;
+		kt->pcb_size = (uint32_t)word(w, b, 4);
+		if (kt->pcb_size >= KT_MAX_OFF)
+			return dk_err_set(err, DK_ECORRUPT, "%s: pcb_size at "
+			    "%#jx is %u: expected the size of a struct pcb, "
+			    "below %u", w->d->src.name,
+			    (uintmax_t)w->sym[S_PCB_SIZE], kt->pcb_size,
+			    KT_MAX_OFF);
+	}
+	kt->ncpu = 1;
+	if (s[S_MP_MAXID].found) {
+		uint32_t maxid;
+
+		if ((st = rd(w, w->sym[S_MP_MAXID], b, 4, "mp_maxid", err)) !=
+		    DK_OK)
+			return st;
+		if ((maxid = (uint32_t)word(w, b, 4)) >= KT_MAX_CPU)
+			return dk_err_set(err, DK_ECORRUPT, "%s: mp_maxid at "
+			    "%#jx is %u: expected fewer than %u CPUs",
+			    w->d->src.name, (uintmax_t)w->sym[S_MP_MAXID],
+			    maxid, KT_MAX_CPU);
+		kt->ncpu = maxid + 1;
+	}
+	if (s[S_STOPPED_CPUS].found) {
+		/* cpuset_t: longs of bits, CPU n bit n % 64 of long n / 64. */
+		for (uint32_t c = 0; c < kt->ncpu; c += 8 * w->ptr) {
+			if ((st = rd(w, w->sym[S_STOPPED_CPUS] + c / 8, b,
+			    w->ptr, "stopped_cpus", err)) != DK_OK)
+				return st;
+			w->stopped[c / 64] |= word(w, b, w->ptr) << (c % 64);
+		}
+	}
+	if (s[S_PANICSTR].found &&
+	    rd_ptr(w, w->sym[S_PANICSTR], &kt->panicstr, "panicstr", err) ==
+	    DK_OK && kt->panicstr != 0) {
+		/* Byte by byte up to a page end: the string may end there. */
+		size_t n = 0;
+
+		while (n + 1 < sizeof(kt->panic) && dk_read_va(w->d,
+		    kt->panicstr + n, kt->panic + n, 1, err) == DK_OK &&
+		    kt->panic[n] != '\0')
+			n++;
+		kt->panic[n] = '\0';
+	}
+	dk_err_clear(err);
+	return DK_OK;
+}
+
+enum dk_status
+dk_kthreads_load(struct dk_dump *d, const char *kernel, struct dk_kthreads *kt,
+    struct dk_err *err)
+{
+	struct walk w;
+	enum dk_status st;
+
+	memset(kt, 0, sizeof(*kt));
+	memset(&w, 0, sizeof(w));
+	kt->crashed = SIZE_MAX;
+	w.d = d;
+	w.kt = kt;
+	w.ptr = d->arch->long_size;
+	kt->regs = dk_pcb_regs(d->arch);
+	if ((st = load_symbols(&w, kernel, err)) == DK_OK)
+		st = walk_procs(&w, w.sym[S_ALLPROC], 0, err);
+	if (st == DK_OK && w.sym[S_ZOMBPROC] != 0)
+		st = walk_procs(&w, w.sym[S_ZOMBPROC], 1, err);
+	if (st == DK_OK)
+		st = dk_kernel_build_id(kernel, kt->build_id,
+		    sizeof(kt->build_id), &kt->build_id_len, &kt->build_id_va,
+		    err);
+	free(w.seen);
+	if (st != DK_OK)
+		dk_kthreads_free(kt);
+	return st;
+}
+
+void
+dk_kthreads_free(struct dk_kthreads *kt)
+{
+	free(kt->procs);
+	free(kt->threads);
+	kt->procs = NULL;
+	kt->threads = NULL;
+	kt->nprocs = kt->nthreads = 0;
+}
+
+enum dk_status
+dk_kthread_regs(struct dk_dump *d, const struct dk_kthreads *kt, size_t i,
+    uint64_t *regs, struct dk_err *err)
+{
+	const struct dk_pcb_regs *r = kt->regs;
+	const struct dk_kthread *t = &kt->threads[i];
+	uint8_t pcb[512];
+	struct dk_err e2;
+
+	if (r == NULL)
+		return dk_err_set(err, DK_EUNSUP, "%s: the registers of a "
+		    "%s thread are not decoded yet", d->src.name,
+		    d->arch->name);
+	memset(regs, 0, r->nregs * sizeof(*regs));
+	if (t->pcb == 0)
+		return dk_err_set(err, DK_ECORRUPT, "%s: thread %d (%s) has "
+		    "no pcb (td_pcb NULL at %#jx)", d->src.name, t->tid,
+		    t->name, (uintmax_t)t->td);
+	if (dk_read_va(d, t->pcb, pcb, r->pcb_min, &e2) != DK_OK)
+		return dk_err_set(err, DK_ECORRUPT, "%s: the pcb of thread "
+		    "%d (%s) at %#jx: not readable in the dump (%s)",
+		    d->src.name, t->tid, t->name, (uintmax_t)t->pcb, e2.msg);
+	for (size_t k = 0; k < r->nslots; k++)
+		regs[r->slots[k].reg] = dec_uint(pcb + r->slots[k].pcb_off,
+		    r->word, d->arch->endian);
+	return DK_OK;
+}
+
+/* Append a note (name, type, descriptor of len bytes) at *at of buf. */
+static size_t
+put_note(uint8_t *buf, size_t at, enum dk_endian e, const char *name,
+    uint32_t type, const void *desc, size_t len)
+{
+	size_t namesz = strlen(name) + 1;
+
+	at += dk_note_head(buf + at, e, type, name, namesz, len);
+	memcpy(buf + at, desc, len);
+	memset(buf + at + len, 0, (len + 3) / 4 * 4 - len);
+	return at + (len + 3) / 4 * 4;
+}
+
+enum dk_status
+dk_kthreads_notes(struct dk_dump *d, const struct dk_kthreads *kt,
+    uint8_t **bufp, size_t *lenp, struct dk_err *err)
+{
+	const struct dk_pcb_regs *r = kt->regs;
+	enum dk_endian e = d->arch->endian;
+	uint8_t *buf, *desc;
+	size_t n = kt->nthreads, size, at = 0, dmax, tsize;
+	enum dk_status st = DK_OK;
+
+	*bufp = NULL;
+	*lenp = 0;
+	if (r == NULL)
+		return dk_err_set(err, DK_EUNSUP, "%s: the registers of a %s "
+		    "thread are not decoded yet: convert with --no-threads",
+		    d->src.name, d->arch->name);
+	tsize = DK_KT_TABLE_HEAD + n * DK_KT_TABLE_REC;
+	size = n * (size_t)dk_note_size(5, r->prstatus_size) +
+	    (size_t)dk_note_size(5, r->prpsinfo_size) +
+	    (size_t)dk_note_size(DK_PNOTE_NAMESZ, tsize) +
+	    (size_t)dk_note_size(4, kt->build_id_len);
+	dmax = tsize > r->prstatus_size ? tsize : r->prstatus_size;
+	dmax = dmax > r->prpsinfo_size ? dmax : r->prpsinfo_size;
+	if ((buf = malloc(size)) == NULL || (desc = calloc(1, dmax)) == NULL) {
+		free(buf);
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	}
+	/* NT_PRSTATUS, the crashed thread first: gdb selects the first. */
+	for (size_t k = 0; k < n && st == DK_OK; k++) {
+		size_t i = kt->crashed == SIZE_MAX ? k : k == 0 ? kt->crashed :
+		    k <= kt->crashed ? k - 1 : k;
+		uint64_t regs[DK_KT_MAXREGS];
+
+		memset(desc, 0, r->prstatus_size);
+		if ((st = dk_kthread_regs(d, kt, i, regs, err)) != DK_OK)
+			break;
+		enc_uint(desc + r->pid_off, 4, e, (uint32_t)kt->threads[i].tid);
+		if (kt->threads[i].crashed)
+			enc_uint(desc + r->cursig_off, 2, e, 0);
+		for (unsigned g = 0; g < r->nregs; g++)
+			enc_uint(desc + r->reg_off + g * r->word, r->word, e,
+			    regs[g]);
+		at = put_note(buf, at, e, "CORE", NT_PRSTATUS, desc,
+		    r->prstatus_size);
+	}
+	if (st == DK_OK) {
+		/* NT_PRPSINFO: the process of the crashed thread. */
+		const struct dk_kthread *c = kt->crashed != SIZE_MAX ?
+		    &kt->threads[kt->crashed] : n > 0 ? &kt->threads[0] : NULL;
+
+		memset(desc, 0, r->prpsinfo_size);
+		if (c != NULL) {
+			enc_uint(desc + r->psinfo_pid_off, 4, e,
+			    (uint32_t)c->pid);
+			memcpy(desc + r->psinfo_fname_off, c->comm,
+			    strnlen(c->comm, 15));
+			snprintf((char *)desc + r->psinfo_fname_off + 16, 80,
+			    "%s", c->comm);
+		}
+		at = put_note(buf, at, e, "CORE", NT_PRPSINFO, desc,
+		    r->prpsinfo_size);
+	}
+	if (st == DK_OK) {
+		/* The thread table, list order. */
+		uint8_t *p = desc;
+
+		memset(desc, 0, tsize);
+		enc_uint(p, 4, e, 1);
+		enc_uint(p + 4, 4, e, DK_KT_TABLE_REC);
+		enc_uint(p + 8, 8, e, n);
+		for (size_t i = 0; i < n; i++) {
+			const struct dk_kthread *t = &kt->threads[i];
+			uint8_t *q = p + DK_KT_TABLE_HEAD + i * DK_KT_TABLE_REC;
+
+			enc_uint(q, 4, e, (uint32_t)t->tid);
+			enc_uint(q + 4, 4, e, (uint32_t)t->pid);
+			enc_uint(q + 8, 4, e, (uint32_t)t->oncpu);
+			enc_uint(q + 12, 4, e, (uint32_t)t->crashed |
+			    (uint32_t)t->src << 1);
+			enc_uint(q + 16, 8, e, t->td);
+			enc_uint(q + 24, 8, e, t->pcb);
+			memcpy(q + 32, t->comm, DK_KT_COMM);
+			memcpy(q + 52, t->name, DK_KT_COMM);
+		}
+		at += dk_note_head(buf + at, e, DK_PNOTE_BASE + DK_PN_THREADS,
+		    DK_PNOTE_NAME, DK_PNOTE_NAMESZ, tsize);
+		memcpy(buf + at, desc, tsize);
+		at += (tsize + 3) / 4 * 4;
+		if (kt->build_id_len > 0)
+			at = put_note(buf, at, e, "GNU", NT_GNU_BUILD_ID,
+			    kt->build_id, kt->build_id_len);
+	}
+	free(desc);
+	if (st != DK_OK) {
+		free(buf);
+		return st;
+	}
+	*bufp = buf;
+	*lenp = at;
+	return DK_OK;
+}

@@ -1,0 +1,120 @@
+/*
+ * kthreads.h -- the processes and threads of a FreeBSD dump, found as
+ * kgdb finds them (kthreads.c, docs/kthreads.md): the kernel's symbols
+ * (--kernel FILE), the allproc and zombproc lists walked through the
+ * dump's memory with the offsets the kernel exports for debuggers, and
+ * each thread's saved registers (dumppcb, stoppcbs, td_pcb) decoded by
+ * its architecture module into gdb's NT_PRSTATUS layout.  Not installed.
+ */
+#ifndef DK_KTHREADS_H
+#define DK_KTHREADS_H
+
+#include "private.h"
+
+#define	DK_KT_COMM	20		/* MAXCOMLEN + 1: p_comm, td_name */
+#define	DK_KT_MAX	(1u << 22)	/* threads (and processes) walked */
+#define	DK_KT_MAXREGS	64		/* words of one register set */
+
+/* Where a thread's registers were saved. */
+enum dk_kt_src {
+	DK_KT_TD_PCB = 0,	/* td_pcb: switched out */
+	DK_KT_DUMPPCB,		/* dumppcb: the thread that dumped */
+	DK_KT_STOPPCB,		/* stoppcbs[td_oncpu]: stopped on its CPU */
+};
+
+struct dk_kthread {
+	uint64_t	td;		/* struct thread */
+	uint64_t	proc;		/* its struct proc */
+	uint64_t	pcb;		/* the pcb its registers are read from */
+	int32_t		tid;		/* td_tid */
+	int32_t		pid;		/* p_pid */
+	int32_t		oncpu;		/* td_oncpu; -1 NOCPU */
+	uint8_t		src;		/* enum dk_kt_src */
+	uint8_t		crashed;	/* td_tid == dumptid */
+	char		comm[DK_KT_COMM];	/* p_comm, NUL-terminated */
+	char		name[DK_KT_COMM];	/* td_name */
+};
+
+struct dk_kproc {
+	uint64_t	addr;		/* struct proc */
+	int32_t		pid;
+	uint8_t		zombie;		/* found on zombproc */
+	char		comm[DK_KT_COMM];
+	size_t		first;		/* its first thread in the table */
+	size_t		nthreads;
+};
+
+/*
+ * A gdb NT_PRSTATUS layout and how an architecture's struct pcb fills
+ * it (a table in each arch module, dk_arch_ops.pcb).  Registers are
+ * words of `word` bytes; slot i of regs takes the pcb word at pcb_off
+ * (plus add, e.g. a stack pointer that the saved one is below).
+ */
+struct dk_pcb_slot {
+	const char	*name;		/* gdb's name of the register */
+	unsigned	 reg;		/* index in pr_reg, in words */
+	unsigned	 pcb_off;	/* byte offset in struct pcb */
+};
+
+struct dk_pcb_regs {
+	const char	*source;	/* "sys/amd64/include/pcb.h" */
+	unsigned	 word;		/* bytes per register: 4 or 8 */
+	unsigned	 pcb_min;	/* bytes of struct pcb read */
+	unsigned	 prstatus_size;	/* descsz of NT_PRSTATUS */
+	unsigned	 pid_off;	/* pr_pid (int32) */
+	unsigned	 cursig_off;	/* pr_cursig (int16) */
+	unsigned	 reg_off;	/* pr_reg */
+	unsigned	 nregs;		/* words of pr_reg */
+	unsigned	 prpsinfo_size;	/* descsz of NT_PRPSINFO */
+	unsigned	 psinfo_pid_off;	/* pr_pid in it */
+	unsigned	 psinfo_fname_off;	/* pr_fname[16], pr_psargs[80] */
+	const struct dk_pcb_slot *slots;
+	size_t		 nslots;
+};
+
+/* The register set of architecture row a's threads, or NULL. */
+const struct dk_pcb_regs *dk_pcb_regs(const struct dk_arch *);
+
+/* What the walk found, and the kernel it used. */
+struct dk_kthreads {
+	struct dk_kproc		*procs;
+	size_t			 nprocs;
+	struct dk_kthread	*threads;
+	size_t			 nthreads;
+	size_t			 crashed;	/* index, or SIZE_MAX */
+	int32_t			 dumptid;
+	uint64_t		 panicstr;	/* its value (a char *), or 0 */
+	char			 panic[256];	/* the string it points at */
+	uint32_t		 pcb_size;
+	uint32_t		 ncpu;		/* mp_maxid + 1 */
+	const struct dk_pcb_regs *regs;	/* NULL: registers not decoded */
+	uint8_t			 build_id[64];	/* the kernel file's */
+	size_t			 build_id_len;
+	uint64_t		 build_id_va;	/* its note's address */
+};
+
+/*
+ * Find the processes and threads of d with the kernel image at kernel:
+ * every bound (list length, cycles, unreadable or misaligned pointers,
+ * absurd offsets) is an error naming the address, never a hang.
+ */
+enum dk_status	dk_kthreads_load(struct dk_dump *, const char *kernel,
+		    struct dk_kthreads *, struct dk_err *);
+/* Free what dk_kthreads_load() allocated. */
+void		dk_kthreads_free(struct dk_kthreads *);
+/* The registers of thread i as words of regs[] (kt->regs->nregs). */
+enum dk_status	dk_kthread_regs(struct dk_dump *, const struct dk_kthreads *,
+		    size_t i, uint64_t *regs, struct dk_err *);
+/*
+ * The ELF notes a debugger reads threads from, in d's byte order: one
+ * NT_PRSTATUS per thread (crashed first), NT_PRPSINFO, the thread
+ * table, NT_GNU_BUILD_ID; *buf is malloc'ed.
+ */
+enum dk_status	dk_kthreads_notes(struct dk_dump *, const struct dk_kthreads *,
+		    uint8_t **buf, size_t *len, struct dk_err *);
+
+/* The thread table note (docs/portable-elf-minidump.md 3.2). */
+#define	DK_KT_TABLE_HEAD	16
+#define	DK_KT_TABLE_REC		72
+
+#endif /* DK_KTHREADS_H */
