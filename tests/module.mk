@@ -42,6 +42,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-kdh
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
+	@$(MAKE) --no-print-directory check-kthreads
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
@@ -128,7 +129,14 @@ check-fresh:
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-install \
-	      check-layout check-cross fuzz-replay
+	      check-layout check-cross fuzz-replay check-kthreads
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
+
+# Threads, registers and processes of a FreeBSD dump (issue 15):
+# dumpgen --kernel-out, dumpconv --kernel, read by gdb-multiarch and
+# readelf, damaged lists (tests/kthreads.sh).
+.PHONY: check-kthreads
+check-kthreads: all
+	@B=$(B) bash tests/kthreads.sh

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "dumpkit.h"
+#include "kthreads.h"
 #include "savecore.h"
 #include "tool.h"
 
@@ -39,6 +40,7 @@ static const char usage_text[] =
 "       dumpinfo --read-pa ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --read-va ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --msgbuf [--raw] [options] FILE\n"
+"       dumpinfo --ps | --threads [--gdb] [-j] --kernel FILE DUMP\n"
 "       dumpinfo --help | --version\n";
 
 static const char help_text[] =
@@ -51,6 +53,12 @@ static const char help_text[] =
 "                       the hexadecimal address A; N takes K, M, G, T\n"
 "  -r, --read-va A[:N]  the same at a kernel virtual address\n"
 "  -m, --msgbuf         print the whole message buffer, oldest first\n"
+"      --ps             with --kernel: the processes, as ps -M DUMP -N\n"
+"                       KERNEL lists them (PID, threads, command)\n"
+"      --threads        with --kernel: every kernel thread (tid, pid,\n"
+"                       CPU, where its registers are, names, pc, sp)\n"
+"      --gdb            with --threads: gdb commands naming the threads\n"
+"                       of the converted dump (gdb -x FILE)\n"
 "      --raw            with --read-pa, --read-va or --msgbuf: write the\n"
 "                       bytes as they are, unformatted\n"
 "      --info-file FILE  savecore's info file of the dump (default: the\n"
@@ -72,6 +80,9 @@ static const struct tool tool = { "dumpinfo", usage_text, help_text };
 /* A long option without a short one. */
 #define	OPT_RAW		256
 #define	OPT_INFO_FILE	257
+#define	OPT_PS		258
+#define	OPT_THREADS	259
+#define	OPT_GDB		260
 
 struct opts {
 	int		 json;
@@ -79,6 +90,8 @@ struct opts {
 	int		 quiet;		/* print only errors */
 	int		 verbose;
 	int		 msgbuf;	/* --msgbuf */
+	int		 kt;		/* OPT_PS, OPT_THREADS or 0 */
+	int		 gdb;		/* --gdb */
 	int		 read;		/* 0, 'p' or 'v' */
 	const char	*path;
 	const char	*info_file;	/* --info-file, or NULL */
@@ -1037,6 +1050,104 @@ do_read(struct dk_dump *d, const struct opts *o)
 /* ---------------------------------------------------------------------- */
 
 /* The tool; *finished if tool_option() ended it (--help, --version). */
+static const char *const kt_src[] = { "td_pcb", "dumppcb", "stoppcbs" };
+
+/* --ps, --threads: the process list the kernel's symbols locate. */
+static int
+do_kthreads(struct dk_dump *d, const struct opts *o)
+{
+	struct dk_kthreads kt;
+	struct dk_err err;
+	struct json j;
+	uint64_t regs[DK_KT_MAXREGS];
+
+	if (dk_kthreads_load(d, o->open.kernel, &kt, &err) != DK_OK) {
+		fprintf(stderr, "dumpinfo: %s\n", err.msg);
+		return TOOL_UNUSABLE;
+	}
+	if (o->gdb) {
+		/* gdb numbers the threads in note order: crashed first. */
+		for (size_t k = 0; k < kt.nthreads; k++) {
+			size_t i = kt.crashed == SIZE_MAX ? k : k == 0 ?
+			    kt.crashed : k <= kt.crashed ? k - 1 : k;
+
+			printf("thread %zu\nthread name %s/%s\n", k + 1,
+			    kt.threads[i].comm, kt.threads[i].name);
+		}
+		printf("thread 1\n");
+	} else if (o->json) {
+		json_open(&j, stdout, 0);
+		json_str(&j, "panic", kt.panicstr ? kt.panic : NULL);
+		json_u64(&j, "dumptid", (uint64_t)kt.dumptid);
+		json_begin(&j, o->kt == OPT_PS ? "processes" : "threads", 1);
+		for (size_t i = 0; o->kt == OPT_PS && i < kt.nprocs; i++) {
+			json_begin(&j, NULL, 0);
+			json_u64(&j, "pid", (uint64_t)kt.procs[i].pid);
+			json_str(&j, "command", kt.procs[i].comm);
+			json_u64(&j, "threads", kt.procs[i].nthreads);
+			json_bool(&j, "zombie", kt.procs[i].zombie);
+			json_hex(&j, "proc", kt.procs[i].addr);
+			json_end(&j, 0);
+		}
+		for (size_t i = 0; o->kt == OPT_THREADS && i < kt.nthreads;
+		    i++) {
+			const struct dk_kthread *t = &kt.threads[i];
+
+			json_begin(&j, NULL, 0);
+			json_u64(&j, "tid", (uint64_t)t->tid);
+			json_u64(&j, "pid", (uint64_t)t->pid);
+			json_str(&j, "command", t->comm);
+			json_str(&j, "name", t->name);
+			if (t->oncpu >= 0)
+				json_u64(&j, "oncpu", (uint64_t)t->oncpu);
+			else
+				json_str(&j, "oncpu", NULL);
+			json_bool(&j, "crashed", t->crashed);
+			json_str(&j, "registers_from", kt_src[t->src]);
+			json_hex(&j, "thread", t->td);
+			json_hex(&j, "pcb", t->pcb);
+			json_end(&j, 0);
+		}
+		json_end(&j, 1);
+		json_end(&j, 0);
+	} else if (o->kt == OPT_PS) {
+		printf("%6s %5s %s\n", "PID", "THR", "COMMAND");
+		for (size_t i = 0; i < kt.nprocs; i++)
+			printf("%6d %5zu %s%s\n", kt.procs[i].pid,
+			    kt.procs[i].nthreads, kt.procs[i].comm,
+			    kt.procs[i].zombie ? " <defunct>" : "");
+	} else {
+		printf("%-7s %6s %3s %-8s %-18s %-18s %-18s %s\n", "TID", "PID",
+		    "CPU", "REGS", "PC", "SP", "PCB", "COMMAND/THREAD");
+		for (size_t i = 0; i < kt.nthreads; i++) {
+			const struct dk_kthread *t = &kt.threads[i];
+			uint64_t pc = 0, sp = 0;
+
+			if (kt.regs != NULL &&
+			    dk_kthread_regs(d, &kt, i, regs, &err) == DK_OK)
+				for (size_t k = 0; k < kt.regs->nslots; k++) {
+					const struct dk_pcb_slot *s =
+					    &kt.regs->slots[k];
+
+					if (strcmp(s->name, "rip") == 0 ||
+					    strcmp(s->name, "pc") == 0)
+						pc = regs[s->reg];
+					if (strcmp(s->name, "rsp") == 0 ||
+					    strcmp(s->name, "sp") == 0)
+						sp = regs[s->reg];
+				}
+			printf("%-7d %6d %3s %-8s %#-18jx %#-18jx %#-18jx %s/%s%s\n",
+			    t->tid, t->pid, t->oncpu >= 0 ? (char[4]){
+			    (char)('0' + t->oncpu % 10), 0 } : "-",
+			    kt_src[t->src], (uintmax_t)pc, (uintmax_t)sp,
+			    (uintmax_t)t->pcb, t->comm, t->name,
+			    t->crashed ? " (crashed)" : "");
+		}
+	}
+	dk_kthreads_free(&kt);
+	return TOOL_OK;
+}
+
 static int
 run(int argc, char **argv, int *finished)
 {
@@ -1045,6 +1156,9 @@ run(int argc, char **argv, int *finished)
 		{ "read-pa", required_argument, NULL, 'p' },
 		{ "read-va", required_argument, NULL, 'r' },
 		{ "msgbuf", no_argument, NULL, 'm' },
+		{ "ps", no_argument, NULL, OPT_PS },
+		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "gdb", no_argument, NULL, OPT_GDB },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
 		{ "arch", required_argument, NULL, 'a' },
@@ -1084,6 +1198,13 @@ run(int argc, char **argv, int *finished)
 		case OPT_RAW:
 			o.raw = 1;
 			break;
+		case OPT_PS:
+		case OPT_THREADS:
+			o.kt = c;
+			break;
+		case OPT_GDB:
+			o.gdb = 1;
+			break;
 		case OPT_INFO_FILE:
 			o.info_file = optarg;
 			break;
@@ -1116,12 +1237,20 @@ run(int argc, char **argv, int *finished)
 	if (o.raw && o.read == 0 && !o.msgbuf)
 		return tool_usage_error(&tool, "--raw goes with --read-pa, "
 		    "--read-va or --msgbuf");
+	if (o.kt != 0 && (o.open.kernel == NULL || o.read != 0 ||
+	    o.msgbuf))
+		return tool_usage_error(&tool, "--ps and --threads need "
+		    "--kernel FILE, alone");
+	if (o.gdb && o.kt != OPT_THREADS)
+		return tool_usage_error(&tool, "--gdb goes with --threads");
 	o.path = argv[optind];
 	if (dk_open(o.path, &o.open, &d, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return tool_open_exit(err.code);
 	}
-	if (o.read != 0)
+	if (o.kt != 0)
+		rc = do_kthreads(d, &o);
+	else if (o.read != 0)
 		rc = do_read(d, &o);
 	else if (o.msgbuf)
 		rc = do_msgbuf(d, &o);

@@ -1,0 +1,153 @@
+#!/bin/bash
+# kthreads.sh -- the threads of a FreeBSD dump in a plain ELF core (issue
+# 15, docs/kthreads.md): dumpgen --kernel-out writes an amd64 minidump
+# with a process list, named threads, pcbs and frame-pointer stacks, and
+# a FreeBSD-like kernel ELF; dumpconv --kernel turns them into
+# NT_PRSTATUS notes; stock gdb-multiarch and readelf read them.
+#
+# The expected answers are written here by hand from docs/kthreads.md
+# ("The fixture"): the threads' table, the register formula
+# (seed & 0xffff) << 48 | tid << 8 | pcb word, the frames' functions,
+# the panic string.  Damaged lists must fail fast with a clear message,
+# and convert with --no-threads.
+set -u
+B=${B:-build}
+. "$(dirname "$0")/tap.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+SEED=4660	# 0x1234
+GEN="$B/bin/dumpgen -q --arch amd64 --mem 64M --seed $SEED"
+
+for t in gdb-multiarch readelf; do
+	command -v $t >/dev/null || { no "$t is installed (README)"; }
+done
+
+$GEN -o "$T/d.md" --kernel-out "$T/k.elf" ||
+	no "dumpgen --kernel-out"
+check "dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
+	"$T/k.elf" "$T/d.md" -o "$T/d.elf"
+
+# readelf: 8 NT_PRSTATUS, one NT_PRPSINFO, the kernel's build-id.
+n=$(readelf -n "$T/d.elf" | grep -c 'NT_PRSTATUS')
+[ "$n" = 8 ] && ok "readelf: 8 NT_PRSTATUS" || no "readelf: 8 NT_PRSTATUS" "$n"
+n=$(readelf -n "$T/d.elf" | grep -c 'NT_PRPSINFO')
+[ "$n" = 1 ] && ok "readelf: one NT_PRPSINFO" || no "readelf: NT_PRPSINFO" "$n"
+kid=$(readelf -n "$T/k.elf" | sed -n 's/.*Build ID: //p')
+cid=$(readelf -n "$T/d.elf" | sed -n 's/.*Build ID: //p')
+[ -n "$kid" ] && [ "$kid" = "$cid" ] && ok "NT_GNU_BUILD_ID is the kernel's ($kid)" ||
+	no "NT_GNU_BUILD_ID" "kernel '$kid', core '$cid'"
+# The kernel image has the real kernels' names, in their sections.
+syms=$(readelf -sW "$T/k.elf")
+bad=
+for s in allproc:OBJECT:8 dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
+	thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
+	panicstr:OBJECT:8 stopped_cpus:OBJECT:128 doadump:FUNC:32; do
+	IFS=: read -r name type size <<<"$s"
+	awk -v n="$name" -v t="$type" -v z="$size" \
+	    '$8 == n && $4 == t && $3 == z { f = 1 } END { exit !f }' \
+	    <<<"$syms" || bad="$bad $name"
+done
+[ -z "$bad" ] && ok "readelf -s: the kernel's symbols, types and sizes" ||
+	no "readelf -s: symbols" "missing or wrong:$bad"
+
+# Without --kernel: no thread notes, and -v says what --kernel adds.
+out=$("$B/bin/dumpconv" -v "$T/d.md" -o "$T/plain.elf" 2>&1)
+n=$(readelf -n "$T/plain.elf" | grep -c 'NT_PRSTATUS')
+[ "$n" = 0 ] && grep -q 'with --kernel FILE' <<<"$out" &&
+	ok "without --kernel: no NT_PRSTATUS, and -v says what --kernel adds" ||
+	no "without --kernel" "$n notes; $out"
+
+# gdb-multiarch: threads, registers, backtraces, the panic string.
+"$B/bin/dumpinfo" --threads --gdb --kernel "$T/k.elf" "$T/d.elf" >"$T/names.gdb"
+G=(timeout 120 gdb-multiarch -nx -batch -ex "set osabi GNU/Linux"
+	-ex "file $T/k.elf" -ex "core-file $T/d.elf")
+out=$("${G[@]}" -x "$T/names.gdb" -ex "info threads" 2>&1)
+# The threads, by hand from docs/kthreads.md: gdb id, tid, names, frame.
+want='* 1 LWP 100077 "sh/sh" doadump
+2 LWP 100000 "kernel/swapper" mi_switch
+3 LWP 100009 "kernel/thread taskq" mi_switch
+4 LWP 100002 "init/init" mi_switch
+5 LWP 100003 "idle/idle: cpu0" mi_switch
+6 LWP 100004 "idle/idle: cpu1" cpustop_handler
+7 LWP 100014 "intr/swi4: clock (0)" mi_switch
+8 LWP 100071 "csh/csh" mi_switch'
+got=$(sed -n 's/^\(\*\|\) *\([0-9]\+\) \+\(LWP [0-9]\+\) \+\("[^"]*"\) .* in \([a-z_]*\) ().*/\1 \2 \3 \4 \5/p' <<<"$out" | sed 's/^ //')
+[ "$got" = "$want" ] && ok "gdb info threads: the 8 threads with names, the crashed one current" ||
+	no "gdb info threads" "got:
+$got
+gdb said:
+$out"
+
+# info registers of each thread: the formula's values.
+reg() {	# TID WORD -> the value
+	printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
+}
+bad=0
+for i in 1:100077 2:100000 3:100009 4:100002 5:100003 6:100004 7:100014 8:100071; do
+	IFS=: read -r id tid <<<"$i"
+	out=$("${G[@]}" -ex "thread $id" -ex "info registers r15 r14 r13 r12 rbx" 2>&1)
+	for r in r15:0 r14:1 r13:2 r12:3 rbx:6; do
+		IFS=: read -r name w <<<"$r"
+		v=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$out")
+		[ "$v" = "$(reg "$tid" "$w")" ] || {
+			bad=1; no "gdb info registers $name of thread $id (tid $tid)" \
+			    "gdb $v, expected $(reg "$tid" "$w")"; }
+	done
+done
+[ $bad = 0 ] && ok "gdb info registers: r12-r15, rbx of all 8 threads are the generated pcb values"
+
+# bt: every frame of the crashed thread's chain, to its end.
+frames() {	# gdb output -> the function of each frame after the @@ mark
+	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
+		tr '\n' ' '
+}
+out=$("${G[@]}" -ex 'echo @@\n' -ex "bt" 2>&1)
+got=$(frames <<<"$out")
+want="0 doadump 1 kern_reboot 2 vpanic 3 panic 4 kdb_sysctl_panic 5 sysctl_root_handler_locked 6 amd64_syscall 7 fast_syscall_common 8 ?? "
+[ "$got" = "$want" ] && ok "gdb bt: the crashed thread's 8 frames to the chain's end" ||
+	no "gdb bt" "got '$got'
+want '$want'
+$out"
+out=$("${G[@]}" -ex "thread 6" -ex "info registers rip" -ex 'echo @@\n' -ex "bt" 2>&1)
+got=$(frames <<<"$out")
+[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit 5 ?? " ] &&
+	grep -q '<cpustop_handler+8>' <<<"$out" &&
+	ok "gdb: the thread stopped on CPU 1 has stoppcbs[1]'s registers and frames" ||
+	no "gdb thread 6" "$out"
+out=$("${G[@]}" -ex 'x/s *(char **)&panicstr' 2>&1 | tail -1)
+grep -q '"kdb_sysctl_panic"$' <<<"$out" && ok "gdb x/s panicstr: the panic string" ||
+	no "gdb x/s panicstr" "$out"
+
+# dumpinfo --ps and --threads, text and JSON, on the dump and its conversion.
+want='0 2 kernel
+1 1 init
+11 2 idle
+12 1 intr
+722 1 csh
+723 1 sh'
+for f in d.md d.elf; do
+	got=$("$B/bin/dumpinfo" --ps --kernel "$T/k.elf" "$T/$f" | awk 'NR > 1 { print $1, $2, $3 }')
+	[ "$got" = "$want" ] && ok "dumpinfo --ps $f" || no "dumpinfo --ps $f" "$got"
+done
+got=$("$B/bin/dumpinfo" --threads --json --kernel "$T/k.elf" "$T/d.md" |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["panic"], len(d["threads"]), [ (t["tid"], t["registers_from"]) for t in d["threads"] if t["registers_from"] != "td_pcb"])')
+[ "$got" = "kdb_sysctl_panic 8 [(100004, 'stoppcbs'), (100077, 'dumppcb')]" ] &&
+	ok "dumpinfo --threads --json" || no "dumpinfo --threads --json" "$got"
+
+# Damaged lists: a clear error, quickly; --no-threads converts.
+for k in "cycle:a cycle" "unmapped:not readable in the dump" \
+	"offset:thread_off_td_tid at 0x[0-9a-f]+ is 0x7fffffff: expected an offset"; do
+	IFS=: read -r kind re <<<"$k"
+	$GEN -o "$T/$kind.md" --kernel-out "$T/$kind.k" --damage-threads "$kind"
+	expect_exit "dumpconv --kernel, damaged list ($kind): exit 2, '$re'" 2 "$re" \
+		timeout 20 "$B/bin/dumpconv" -q --kernel "$T/$kind.k" "$T/$kind.md" -o "$T/$kind.elf"
+	[ ! -e "$T/$kind.elf" ] || no "no output left by the failed conversion ($kind)"
+	check "dumpconv --kernel --no-threads converts the damaged dump ($kind)" \
+		timeout 60 "$B/bin/dumpconv" -q --no-threads --kernel "$T/$kind.k" \
+		"$T/$kind.md" -o "$T/$kind.elf"
+	expect_exit "dumpinfo --threads, damaged list ($kind): exit 2" 2 "$re" \
+		timeout 20 "$B/bin/dumpinfo" --threads --kernel "$T/$kind.k" "$T/$kind.md"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
