@@ -585,5 +585,7 @@ row "dumpconv FILE -o OUT" "${f_conv} s" "dumpconv/cp $(ratio "$f_conv" "$f_cp")
 row "dumpconv --drop-zero (reads the core twice)" "${f_drop} s" \
     "dumpconv --drop-zero/cp $(ratio "$f_drop" "$f_cp"); file $(mib "$f_dsize") MiB"
 row "dumpconv --to native of that (once)" "${f_back} s" "byte for byte: $f_same"
+# Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
+BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
 echo
 echo "cleanup: $(scratch_summary)"
