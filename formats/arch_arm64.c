@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	ARM64_PAGE_SHIFT_4K	12
@@ -373,6 +374,40 @@ static const struct dk_arch arm64_rows[] = {
 	  .minidump = &dk_md_arm64, .ops = &dk_arch_arm64 },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/arm64/include/pcb.h, FreeBSD 14:
+ * pcb_x[12] holds x19 to x30 from offset 0, x29 the frame pointer at 80,
+ * x30 the link register at 88, then pcb_sp at 96; a switched-out
+ * thread's pc is its x30, as kgdb takes it) into gdb's aarch64
+ * NT_PRSTATUS (392 bytes; pr_pid at 32, pr_reg at 112: x0 to x30, sp,
+ * pc, pstate, 8 bytes each) and NT_PRPSINFO (136 bytes; pr_pid at 24,
+ * pr_fname at 40).  FreeBSD 13 and earlier had pcb_x[31], pcb_pc and
+ * pcb_sp: not decoded.
+ */
+static const struct dk_pcb_slot arm64_pcb_slots[] = {
+	{ "x19", 19, 0 }, { "x20", 20, 8 }, { "x21", 21, 16 },
+	{ "x22", 22, 24 }, { "x23", 23, 32 }, { "x24", 24, 40 },
+	{ "x25", 25, 48 }, { "x26", 26, 56 }, { "x27", 27, 64 },
+	{ "x28", 28, 72 }, { "x29", 29, 80 }, { "x30", 30, 88 },
+	{ "sp", 31, 96 }, { "pc", 32, 88 },
+};
+
+static const struct dk_pcb_regs arm64_pcb = {
+	.source		= "sys/arm64/include/pcb.h",
+	.word		= 8,
+	.pcb_min	= 104,
+	.prstatus_size	= 392,
+	.pid_off	= 32,
+	.cursig_off	= 12,
+	.reg_off	= 112,
+	.nregs		= 34,
+	.prpsinfo_size	= 136,
+	.psinfo_pid_off	= 24,
+	.psinfo_fname_off = 40,
+	.slots		= arm64_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(arm64_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_arm64 = {
 	.name		= "arm64",
 	.rows		= arm64_rows,
@@ -380,4 +415,5 @@ const struct dk_arch_ops dk_arch_arm64 = {
 	.page_shift	= ARM64_PAGE_SHIFT_4K,
 	.minidump	= &dk_md_arm64,
 	.prot		= arm64_prot,
+	.pcb		= &arm64_pcb,
 };

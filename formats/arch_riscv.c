@@ -62,6 +62,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	RISCV_PAGE_SHIFT	12
@@ -355,6 +356,38 @@ static const struct dk_arch riscv_rows[] = {
 	  .minidump = &dk_md_riscv, .ops = &dk_arch_riscv },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/riscv/include/pcb.h: pcb_ra 0,
+ * pcb_sp 8, pcb_gp 16, pcb_tp 24, pcb_s[12] from 32, s0 the frame
+ * pointer first; a switched-out thread's pc is its ra, as kgdb takes
+ * it) into gdb's riscv64 NT_PRSTATUS (376 bytes; pr_pid at 32, pr_reg
+ * at 112: pc ra sp gp tp t0-t2 s0 s1 a0-a7 s2-s11 t3-t6, 8 bytes each)
+ * and NT_PRPSINFO (136 bytes; pr_pid at 24, pr_fname at 40).
+ */
+static const struct dk_pcb_slot riscv_pcb_slots[] = {
+	{ "pc", 0, 0 }, { "ra", 1, 0 }, { "sp", 2, 8 }, { "gp", 3, 16 },
+	{ "tp", 4, 24 }, { "s0", 8, 32 }, { "s1", 9, 40 }, { "s2", 18, 48 },
+	{ "s3", 19, 56 }, { "s4", 20, 64 }, { "s5", 21, 72 },
+	{ "s6", 22, 80 }, { "s7", 23, 88 }, { "s8", 24, 96 },
+	{ "s9", 25, 104 }, { "s10", 26, 112 }, { "s11", 27, 120 },
+};
+
+static const struct dk_pcb_regs riscv_pcb = {
+	.source		= "sys/riscv/include/pcb.h",
+	.word		= 8,
+	.pcb_min	= 128,
+	.prstatus_size	= 376,
+	.pid_off	= 32,
+	.cursig_off	= 12,
+	.reg_off	= 112,
+	.nregs		= 32,
+	.prpsinfo_size	= 136,
+	.psinfo_pid_off	= 24,
+	.psinfo_fname_off = 40,
+	.slots		= riscv_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(riscv_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_riscv = {
 	.name		= "riscv",
 	.rows		= riscv_rows,
@@ -362,4 +395,5 @@ const struct dk_arch_ops dk_arch_riscv = {
 	.page_shift	= RISCV_PAGE_SHIFT,
 	.minidump	= &dk_md_riscv,
 	.prot		= riscv_prot,
+	.pcb		= &riscv_pcb,
 };

@@ -22,48 +22,57 @@ for t in gdb-multiarch readelf; do
 	command -v $t >/dev/null || { no "$t is installed (README)"; }
 done
 
-$GEN -o "$T/d.md" --kernel-out "$T/k.elf" ||
-	no "dumpgen --kernel-out"
-check "dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
-	"$T/k.elf" "$T/d.md" -o "$T/d.elf"
+# Each architecture done end to end: its register names (gdb's) and pcb
+# word indices for the formula, and its frames' pc offset (kpc).
+run_arch() {	# ARCH
+	local A=$1 REGS KPC n kid cid syms bad out got want
+	case $A in
+	amd64) REGS="r15:0 r14:1 r13:2 r12:3 rbx:6" KPC=8 ;;
+	aarch64) REGS="x19:0 x20:1 x21:2 x22:3 x23:4 x24:5 x25:6 x26:7 x27:8 x28:9" KPC=8 ;;
+	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
+	esac
+	$GEN --arch $A -o "$T/$A.md" --kernel-out "$T/$A.k" ||
+		no "$A: dumpgen --kernel-out"
+	check "$A: dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
+		"$T/$A.k" "$T/$A.md" -o "$T/$A.elf"
 
-# readelf: 8 NT_PRSTATUS, one NT_PRPSINFO, the kernel's build-id.
-n=$(readelf -n "$T/d.elf" | grep -c 'NT_PRSTATUS')
-[ "$n" = 8 ] && ok "readelf: 8 NT_PRSTATUS" || no "readelf: 8 NT_PRSTATUS" "$n"
-n=$(readelf -n "$T/d.elf" | grep -c 'NT_PRPSINFO')
-[ "$n" = 1 ] && ok "readelf: one NT_PRPSINFO" || no "readelf: NT_PRPSINFO" "$n"
-kid=$(readelf -n "$T/k.elf" | sed -n 's/.*Build ID: //p')
-cid=$(readelf -n "$T/d.elf" | sed -n 's/.*Build ID: //p')
-[ -n "$kid" ] && [ "$kid" = "$cid" ] && ok "NT_GNU_BUILD_ID is the kernel's ($kid)" ||
-	no "NT_GNU_BUILD_ID" "kernel '$kid', core '$cid'"
-# The kernel image has the real kernels' names, in their sections.
-syms=$(readelf -sW "$T/k.elf")
-bad=
-for s in allproc:OBJECT:8 dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
-	thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
-	panicstr:OBJECT:8 stopped_cpus:OBJECT:128 doadump:FUNC:32; do
-	IFS=: read -r name type size <<<"$s"
-	awk -v n="$name" -v t="$type" -v z="$size" \
-	    '$8 == n && $4 == t && $3 == z { f = 1 } END { exit !f }' \
-	    <<<"$syms" || bad="$bad $name"
-done
-[ -z "$bad" ] && ok "readelf -s: the kernel's symbols, types and sizes" ||
-	no "readelf -s: symbols" "missing or wrong:$bad"
+	# readelf: 8 NT_PRSTATUS, one NT_PRPSINFO, the kernel's build-id.
+	n=$(readelf -n "$T/$A.elf" | grep -c 'NT_PRSTATUS')
+	[ "$n" = 8 ] && ok "$A: readelf: 8 NT_PRSTATUS" || no "$A: readelf: 8 NT_PRSTATUS" "$n"
+	n=$(readelf -n "$T/$A.elf" | grep -c 'NT_PRPSINFO')
+	[ "$n" = 1 ] && ok "$A: readelf: one NT_PRPSINFO" || no "$A: readelf: NT_PRPSINFO" "$n"
+	kid=$(readelf -n "$T/$A.k" | sed -n 's/.*Build ID: //p')
+	cid=$(readelf -n "$T/$A.elf" | sed -n 's/.*Build ID: //p')
+	[ -n "$kid" ] && [ "$kid" = "$cid" ] && ok "$A: NT_GNU_BUILD_ID is the kernel's ($kid)" ||
+		no "$A: NT_GNU_BUILD_ID" "kernel '$kid', core '$cid'"
+	# The kernel image has the real kernels' names, in their sections.
+	syms=$(readelf -sW "$T/$A.k")
+	bad=
+	for s in allproc:OBJECT:8 dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
+		thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
+		panicstr:OBJECT:8 stopped_cpus:OBJECT:128 doadump:FUNC:32 btext:FUNC:32; do
+		IFS=: read -r name type size <<<"$s"
+		awk -v n="$name" -v t="$type" -v z="$size" \
+		    '$8 == n && $4 == t && $3 == z { f = 1 } END { exit !f }' \
+		    <<<"$syms" || bad="$bad $name"
+	done
+	[ -z "$bad" ] && ok "$A: readelf -s: the kernel's symbols, types and sizes" ||
+		no "$A: readelf -s: symbols" "missing or wrong:$bad"
 
-# Without --kernel: no thread notes, and -v says what --kernel adds.
-out=$("$B/bin/dumpconv" -v "$T/d.md" -o "$T/plain.elf" 2>&1)
-n=$(readelf -n "$T/plain.elf" | grep -c 'NT_PRSTATUS')
-[ "$n" = 0 ] && grep -q 'with --kernel FILE' <<<"$out" &&
-	ok "without --kernel: no NT_PRSTATUS, and -v says what --kernel adds" ||
-	no "without --kernel" "$n notes; $out"
+	# Without --kernel: no thread notes, and -v says what --kernel adds.
+	out=$("$B/bin/dumpconv" -v "$T/$A.md" -o "$T/$A.plain" 2>&1)
+	n=$(readelf -n "$T/$A.plain" | grep -c 'NT_PRSTATUS')
+	[ "$n" = 0 ] && grep -q 'with --kernel FILE' <<<"$out" &&
+		ok "$A: without --kernel: no NT_PRSTATUS, and -v says what --kernel adds" ||
+		no "$A: without --kernel" "$n notes; $out"
 
-# gdb-multiarch: threads, registers, backtraces, the panic string.
-"$B/bin/dumpinfo" --threads --gdb --kernel "$T/k.elf" "$T/d.elf" >"$T/names.gdb"
-G=(timeout 120 gdb-multiarch -nx -batch -ex "set osabi GNU/Linux"
-	-ex "file $T/k.elf" -ex "core-file $T/d.elf")
-out=$("${G[@]}" -x "$T/names.gdb" -ex "info threads" 2>&1)
-# The threads, by hand from docs/kthreads.md: gdb id, tid, names, frame.
-want='* 1 LWP 100077 "sh/sh" doadump
+	# gdb-multiarch: threads, registers, backtraces, the panic string.
+	"$B/bin/dumpinfo" --threads --gdb --kernel "$T/$A.k" "$T/$A.elf" >"$T/$A.gdb"
+	G=(timeout 120 gdb-multiarch -nx -batch -ex "set osabi GNU/Linux"
+		-ex "file $T/$A.k" -ex "core-file $T/$A.elf")
+	out=$("${G[@]}" -x "$T/$A.gdb" -ex "info threads" 2>&1)
+	# The threads, by hand from docs/kthreads.md: gdb id, tid, names, frame.
+	want='* 1 LWP 100077 "sh/sh" doadump
 2 LWP 100000 "kernel/swapper" mi_switch
 3 LWP 100009 "kernel/thread taskq" mi_switch
 4 LWP 100002 "init/init" mi_switch
@@ -71,68 +80,75 @@ want='* 1 LWP 100077 "sh/sh" doadump
 6 LWP 100004 "idle/idle: cpu1" cpustop_handler
 7 LWP 100014 "intr/swi4: clock (0)" mi_switch
 8 LWP 100071 "csh/csh" mi_switch'
-got=$(sed -n 's/^\(\*\|\) *\([0-9]\+\) \+\(LWP [0-9]\+\) \+\("[^"]*"\) .* in \([a-z_]*\) ().*/\1 \2 \3 \4 \5/p' <<<"$out" | sed 's/^ //')
-[ "$got" = "$want" ] && ok "gdb info threads: the 8 threads with names, the crashed one current" ||
-	no "gdb info threads" "got:
-$got
-gdb said:
-$out"
+	got=$(sed -n 's/^\(\*\|\) *\([0-9]\+\) \+\(LWP [0-9]\+\) \+\("[^"]*"\) .* in \([a-z_]*\) ().*/\1 \2 \3 \4 \5/p' <<<"$out" | sed 's/^ //')
+	[ "$got" = "$want" ] && ok "$A: gdb info threads: the 8 threads with names, the crashed one current" ||
+		no "$A: gdb info threads" "got:
+	$got
+	gdb said:
+	$out"
 
-# info registers of each thread: the formula's values.
-reg() {	# TID WORD -> the value
-	printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
-}
-bad=0
-for i in 1:100077 2:100000 3:100009 4:100002 5:100003 6:100004 7:100014 8:100071; do
-	IFS=: read -r id tid <<<"$i"
-	out=$("${G[@]}" -ex "thread $id" -ex "info registers r15 r14 r13 r12 rbx" 2>&1)
-	for r in r15:0 r14:1 r13:2 r12:3 rbx:6; do
-		IFS=: read -r name w <<<"$r"
-		v=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$out")
-		[ "$v" = "$(reg "$tid" "$w")" ] || {
-			bad=1; no "gdb info registers $name of thread $id (tid $tid)" \
-			    "gdb $v, expected $(reg "$tid" "$w")"; }
+	# info registers of each thread: the formula's values.
+	bad=0
+	for i in 1:100077 2:100000 3:100009 4:100002 5:100003 6:100004 7:100014 8:100071; do
+		IFS=: read -r id tid <<<"$i"
+		out=$("${G[@]}" -ex "thread $id" -ex "info registers $(sed 's/:[0-9]*//g' <<<"$REGS")" 2>&1)
+		for r in $REGS; do
+			IFS=: read -r name w <<<"$r"
+			v=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$out")
+			[ "$v" = "$(reg "$tid" "$w")" ] || {
+				bad=1; no "$A: gdb info registers $name of thread $id (tid $tid)" \
+				    "gdb $v, expected $(reg "$tid" "$w")"; }
+		done
 	done
-done
-[ $bad = 0 ] && ok "gdb info registers: r12-r15, rbx of all 8 threads are the generated pcb values"
+	[ $bad = 0 ] && ok "$A: gdb info registers: $(sed 's/:[0-9]*//g' <<<"$REGS") of all 8 threads are the generated pcb values"
 
-# bt: every frame of the crashed thread's chain, to its end.
-frames() {	# gdb output -> the function of each frame after the @@ mark
-	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
-		tr '\n' ' '
-}
-out=$("${G[@]}" -ex 'echo @@\n' -ex "bt" 2>&1)
-got=$(frames <<<"$out")
-want="0 doadump 1 kern_reboot 2 vpanic 3 panic 4 kdb_sysctl_panic 5 sysctl_root_handler_locked 6 amd64_syscall 7 fast_syscall_common 8 ?? "
-[ "$got" = "$want" ] && ok "gdb bt: the crashed thread's 8 frames to the chain's end" ||
-	no "gdb bt" "got '$got'
-want '$want'
-$out"
-out=$("${G[@]}" -ex "thread 6" -ex "info registers rip" -ex 'echo @@\n' -ex "bt" 2>&1)
-got=$(frames <<<"$out")
-[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit 5 ?? " ] &&
-	grep -q '<cpustop_handler+8>' <<<"$out" &&
-	ok "gdb: the thread stopped on CPU 1 has stoppcbs[1]'s registers and frames" ||
-	no "gdb thread 6" "$out"
-out=$("${G[@]}" -ex 'x/s *(char **)&panicstr' 2>&1 | tail -1)
-grep -q '"kdb_sysctl_panic"$' <<<"$out" && ok "gdb x/s panicstr: the panic string" ||
-	no "gdb x/s panicstr" "$out"
+	# bt: every frame of the crashed thread's chain, to its end.
+	out=$("${G[@]}" -ex 'echo @@\n' -ex "bt" 2>&1)
+	got=$(frames <<<"$out")
+	want="0 doadump 1 kern_reboot 2 vpanic 3 panic 4 kdb_sysctl_panic 5 sysctl_root_handler_locked 6 amd64_syscall 7 fast_syscall_common 8 ?? "
+	[ "$got" = "$want" ] && ok "$A: gdb bt: the crashed thread's 8 frames to the chain's end" ||
+		no "$A: gdb bt" "got '$got'
+	want '$want'
+	$out"
+	out=$("${G[@]}" -ex "thread 6" -ex "info registers \$pc" -ex 'echo @@\n' -ex "bt" 2>&1)
+	got=$(frames <<<"$out")
+	[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit 5 ?? " ] &&
+		grep -q "<cpustop_handler+$KPC>" <<<"$out" &&
+		ok "$A: gdb: the thread stopped on CPU 1 has stoppcbs[1]'s registers and frames" ||
+		no "$A: gdb thread 6" "$out"
+	out=$("${G[@]}" -ex 'x/s *(char **)&panicstr' 2>&1 | tail -1)
+	grep -q '"kdb_sysctl_panic"$' <<<"$out" && ok "$A: gdb x/s panicstr: the panic string" ||
+		no "$A: gdb x/s panicstr" "$out"
 
-# dumpinfo --ps and --threads, text and JSON, on the dump and its conversion.
-want='0 2 kernel
+	# dumpinfo --ps and --threads, text and JSON, on the dump and its conversion.
+	want='0 2 kernel
 1 1 init
 11 2 idle
 12 1 intr
 722 1 csh
 723 1 sh'
-for f in d.md d.elf; do
-	got=$("$B/bin/dumpinfo" --ps --kernel "$T/k.elf" "$T/$f" | awk 'NR > 1 { print $1, $2, $3 }')
-	[ "$got" = "$want" ] && ok "dumpinfo --ps $f" || no "dumpinfo --ps $f" "$got"
+	for f in $A.md $A.elf; do
+		got=$("$B/bin/dumpinfo" --ps --kernel "$T/$A.k" "$T/$f" | awk 'NR > 1 { print $1, $2, $3 }')
+		[ "$got" = "$want" ] && ok "$A: dumpinfo --ps $f" || no "$A: dumpinfo --ps $f" "$got"
+	done
+	got=$("$B/bin/dumpinfo" --threads --json --kernel "$T/$A.k" "$T/$A.md" |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["panic"], len(d["threads"]), [ (t["tid"], t["registers_from"]) for t in d["threads"] if t["registers_from"] != "td_pcb"])')
+	[ "$got" = "kdb_sysctl_panic 8 [(100004, 'stoppcbs'), (100077, 'dumppcb')]" ] &&
+		ok "$A: dumpinfo --threads --json" || no "$A: dumpinfo --threads --json" "$got"
+
+}
+
+reg() {	# TID WORD -> the value
+	printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
+}
+frames() {	# gdb output -> the function of each frame after the @@ mark
+	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
+		tr '\n' ' '
+}
+for A in amd64 aarch64 riscv64; do
+	run_arch $A
 done
-got=$("$B/bin/dumpinfo" --threads --json --kernel "$T/k.elf" "$T/d.md" |
-	python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["panic"], len(d["threads"]), [ (t["tid"], t["registers_from"]) for t in d["threads"] if t["registers_from"] != "td_pcb"])')
-[ "$got" = "kdb_sysctl_panic 8 [(100004, 'stoppcbs'), (100077, 'dumppcb')]" ] &&
-	ok "dumpinfo --threads --json" || no "dumpinfo --threads --json" "$got"
+GEN="$GEN --arch amd64"
 
 # Damaged lists: a clear error, quickly; --no-threads converts.
 for k in "cycle:a cycle" "unmapped:not readable in the dump" \
