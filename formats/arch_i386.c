@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	I386_PAGE_SHIFT		12
@@ -392,6 +393,35 @@ static const struct dk_arch i386_rows[] = {
 	  .minidump = &dk_md_i386, .ops = &dk_arch_i386 },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/i386/include/pcb.h, the fields
+ * "used by kernel debuggers", whose ABI is kept: pcb_edi 0, pcb_esi 4,
+ * pcb_ebp 8, pcb_esp 12, pcb_ebx 16, pcb_eip 20) into gdb's i386
+ * NT_PRSTATUS (144 bytes; pr_pid at 24, pr_reg at 72: ebx ecx edx esi
+ * edi ebp eax ds es fs gs orig_eax eip cs eflags esp ss, 4 bytes each)
+ * and NT_PRPSINFO (124 bytes; pr_pid at 12, pr_fname at 28).
+ */
+static const struct dk_pcb_slot i386_pcb_slots[] = {
+	{ "edi", 4, 0 }, { "esi", 3, 4 }, { "ebp", 5, 8 }, { "esp", 15, 12 },
+	{ "ebx", 0, 16 }, { "eip", 12, 20 },
+};
+
+static const struct dk_pcb_regs i386_pcb = {
+	.source		= "sys/i386/include/pcb.h",
+	.word		= 4,
+	.pcb_min	= 24,
+	.prstatus_size	= 144,
+	.pid_off	= 24,
+	.cursig_off	= 12,
+	.reg_off	= 72,
+	.nregs		= 17,
+	.prpsinfo_size	= 124,
+	.psinfo_pid_off	= 12,
+	.psinfo_fname_off = 28,
+	.slots		= i386_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(i386_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_i386 = {
 	.name		= "i386",
 	.rows		= i386_rows,
@@ -401,4 +431,5 @@ const struct dk_arch_ops dk_arch_i386 = {
 	.walks		= i386_walks,
 	.nwalks		= DK_ARRAY_LEN(i386_walks),
 	.prot		= i386_prot,
+	.pcb		= &i386_pcb,
 };

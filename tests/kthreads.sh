@@ -25,9 +25,10 @@ done
 # Each architecture done end to end: its register names (gdb's) and pcb
 # word indices for the formula, and its frames' pc offset (kpc).
 run_arch() {	# ARCH
-	local A=$1 REGS KPC n kid cid syms bad out got want
+	local A=$1 REGS KPC P n kid cid syms bad out got want
 	case $A in
 	amd64) REGS="r15:0 r14:1 r13:2 r12:3 rbx:6" KPC=8 ;;
+	i386) REGS="edi:0 esi:1 ebx:4" KPC=8 ;;
 	aarch64) REGS="x19:0 x20:1 x21:2 x22:3 x23:4 x24:5 x25:6 x26:7 x27:8 x28:9" KPC=8 ;;
 	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
 	esac
@@ -48,9 +49,10 @@ run_arch() {	# ARCH
 	# The kernel image has the real kernels' names, in their sections.
 	syms=$(readelf -sW "$T/$A.k")
 	bad=
-	for s in allproc:OBJECT:8 dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
+	P=8; [ "$A" = i386 ] && P=4
+	for s in allproc:OBJECT:$P dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
 		thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
-		panicstr:OBJECT:8 stopped_cpus:OBJECT:128 doadump:FUNC:32 btext:FUNC:32; do
+		panicstr:OBJECT:$P stopped_cpus:OBJECT:128 doadump:FUNC:32 btext:FUNC:32; do
 		IFS=: read -r name type size <<<"$s"
 		awk -v n="$name" -v t="$type" -v z="$size" \
 		    '$8 == n && $4 == t && $3 == z { f = 1 } END { exit !f }' \
@@ -138,14 +140,18 @@ run_arch() {	# ARCH
 
 }
 
-reg() {	# TID WORD -> the value
-	printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
+reg() {	# TID WORD -> the value (32-bit kernels: the low word, no seed)
+	if [ "$A" = i386 ]; then
+		printf '0x%x' $(( $1 << 8 | $2 ))
+	else
+		printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
+	fi
 }
 frames() {	# gdb output -> the function of each frame after the @@ mark
 	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
 		tr '\n' ' '
 }
-for A in amd64 aarch64 riscv64; do
+for A in amd64 i386 aarch64 riscv64; do
 	run_arch $A
 done
 GEN="$GEN --arch amd64"
