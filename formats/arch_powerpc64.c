@@ -125,6 +125,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	PPC64_PAGE_SHIFT	12
@@ -1352,6 +1353,43 @@ static const struct dk_arch powerpc64_rows[] = {
 	  .minidump = &dk_md_powerpc64, .ops = &dk_arch_powerpc64 },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/powerpc/include/pcb.h:
+ * pcb_context[20], r12 to r31 as cpu_switch stores them, from 0; pcb_cr
+ * 160, pcb_sp (r1) 168, pcb_toc (r2) 176, pcb_lr 184: the pc of a
+ * switched-out thread) into gdb's ppc64 NT_PRSTATUS (504 bytes; pr_pid
+ * at 32, pr_reg at 112: r0-r31, nip, msr, orig_r3, ctr, link, xer, ccr,
+ * softe, trap, dar, dsisr, result and 4 spare, 8 bytes each) and
+ * NT_PRPSINFO (136 bytes; pr_pid at 24, pr_fname at 40).
+ */
+static const struct dk_pcb_slot ppc64_pcb_slots[] = {
+	{ "r1", 1, 168 }, { "r2", 2, 176 },
+	{ "r12", 12, 0 }, { "r13", 13, 8 }, { "r14", 14, 16 },
+	{ "r15", 15, 24 }, { "r16", 16, 32 }, { "r17", 17, 40 },
+	{ "r18", 18, 48 }, { "r19", 19, 56 }, { "r20", 20, 64 },
+	{ "r21", 21, 72 }, { "r22", 22, 80 }, { "r23", 23, 88 },
+	{ "r24", 24, 96 }, { "r25", 25, 104 }, { "r26", 26, 112 },
+	{ "r27", 27, 120 }, { "r28", 28, 128 }, { "r29", 29, 136 },
+	{ "r30", 30, 144 }, { "r31", 31, 152 },
+	{ "pc", 32, 184 }, { "lr", 36, 184 }, { "cr", 38, 160 },
+};
+
+static const struct dk_pcb_regs ppc64_pcb = {
+	.source		= "sys/powerpc/include/pcb.h",
+	.word		= 8,
+	.pcb_min	= 192,
+	.prstatus_size	= 504,
+	.pid_off	= 32,
+	.cursig_off	= 12,
+	.reg_off	= 112,
+	.nregs		= 48,
+	.prpsinfo_size	= 136,
+	.psinfo_pid_off	= 24,
+	.psinfo_fname_off = 40,
+	.slots		= ppc64_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(ppc64_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_powerpc64 = {
 	.name		= "powerpc64",
 	.rows		= powerpc64_rows,
@@ -1359,4 +1397,5 @@ const struct dk_arch_ops dk_arch_powerpc64 = {
 	.page_shift	= PPC64_PAGE_SHIFT,
 	.minidump	= &dk_md_powerpc64,
 	.prot		= ppc64_prot,
+	.pcb		= &ppc64_pcb,
 };

@@ -25,13 +25,17 @@ done
 # Each architecture done end to end: its register names (gdb's) and pcb
 # word indices for the formula, and its frames' pc offset (kpc).
 run_arch() {	# ARCH
-	local A=$1 REGS KPC P n kid cid syms bad out got want
+	local A=$1 REGS KPC P END n kid cid syms bad out got want
 	case $A in
 	amd64) REGS="r15:0 r14:1 r13:2 r12:3 rbx:6" KPC=8 ;;
 	i386) REGS="edi:0 esi:1 ebx:4" KPC=8 ;;
 	aarch64) REGS="x19:0 x20:1 x21:2 x22:3 x23:4 x24:5 x25:6 x26:7 x27:8 x28:9" KPC=8 ;;
+	powerpc64|powerpc64le) REGS=$(for i in $(seq 12 31); do printf 'r%d:%d ' $i $((i - 12)); done) KPC=16 ;;
 	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
 	esac
+	# The frame after the chain's end: gdb shows pc 0 where a frame
+	# pointer chain ends; powerpc's back chain of 0 ends it with none.
+	case $A in powerpc64*) END= ;; *) END=1 ;; esac
 	$GEN --arch $A -o "$T/$A.md" --kernel-out "$T/$A.k" ||
 		no "$A: dumpgen --kernel-out"
 	check "$A: dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
@@ -107,14 +111,14 @@ run_arch() {	# ARCH
 	# bt: every frame of the crashed thread's chain, to its end.
 	out=$("${G[@]}" -ex 'echo @@\n' -ex "bt" 2>&1)
 	got=$(frames <<<"$out")
-	want="0 doadump 1 kern_reboot 2 vpanic 3 panic 4 kdb_sysctl_panic 5 sysctl_root_handler_locked 6 amd64_syscall 7 fast_syscall_common 8 ?? "
+	want="0 doadump 1 kern_reboot 2 vpanic 3 panic 4 kdb_sysctl_panic 5 sysctl_root_handler_locked 6 amd64_syscall 7 fast_syscall_common ${END:+8 ?? }"
 	[ "$got" = "$want" ] && ok "$A: gdb bt: the crashed thread's 8 frames to the chain's end" ||
 		no "$A: gdb bt" "got '$got'
 	want '$want'
 	$out"
 	out=$("${G[@]}" -ex "thread 6" -ex "info registers \$pc" -ex 'echo @@\n' -ex "bt" 2>&1)
 	got=$(frames <<<"$out")
-	[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit 5 ?? " ] &&
+	[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit ${END:+5 ?? }" ] &&
 		grep -q "<cpustop_handler+$KPC>" <<<"$out" &&
 		ok "$A: gdb: the thread stopped on CPU 1 has stoppcbs[1]'s registers and frames" ||
 		no "$A: gdb thread 6" "$out"
@@ -151,7 +155,7 @@ frames() {	# gdb output -> the function of each frame after the @@ mark
 	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
 		tr '\n' ' '
 }
-for A in amd64 i386 aarch64 riscv64; do
+for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le; do
 	run_arch $A
 done
 GEN="$GEN --arch amd64"
