@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	ARM_PAGE_SHIFT		12
@@ -450,6 +451,36 @@ static const struct dk_arch arm_rows[] = {
 	  .minidump = &dk_md_arm, .ops = &dk_arch_arm },
 };
 
+/*
+ * Threads' registers: struct pcb (sys/arm/include/pcb.h), whose first
+ * member pcb_regs is a struct switchframe (sys/arm/include/frame.h):
+ * sf_r4 to sf_r12 from 0, sf_sp 36, sf_lr 40, sf_pc 44, 4 bytes each;
+ * into gdb's arm NT_PRSTATUS (148 bytes; pr_pid at 24, pr_reg at 72:
+ * r0-r15, cpsr, orig_r0) and NT_PRPSINFO (124 bytes; pr_pid at 12,
+ * pr_fname at 28).  r11 is the ARM-mode frame pointer.
+ */
+static const struct dk_pcb_slot arm_pcb_slots[] = {
+	{ "r4", 4, 0 }, { "r5", 5, 4 }, { "r6", 6, 8 }, { "r7", 7, 12 },
+	{ "r8", 8, 16 }, { "r9", 9, 20 }, { "r10", 10, 24 }, { "r11", 11, 28 },
+	{ "r12", 12, 32 }, { "sp", 13, 36 }, { "lr", 14, 40 }, { "pc", 15, 44 },
+};
+
+static const struct dk_pcb_regs arm_pcb = {
+	.source		= "sys/arm/include/pcb.h, frame.h",
+	.word		= 4,
+	.pcb_min	= 48,
+	.prstatus_size	= 148,
+	.pid_off	= 24,
+	.cursig_off	= 12,
+	.reg_off	= 72,
+	.nregs		= 18,
+	.prpsinfo_size	= 124,
+	.psinfo_pid_off	= 12,
+	.psinfo_fname_off = 28,
+	.slots		= arm_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(arm_pcb_slots),
+};
+
 const struct dk_arch_ops dk_arch_arm = {
 	.name		= "arm",
 	.rows		= arm_rows,
@@ -459,4 +490,5 @@ const struct dk_arch_ops dk_arch_arm = {
 	.walks		= arm_walks,
 	.nwalks		= DK_ARRAY_LEN(arm_walks),
 	.prot		= arm_prot,
+	.pcb		= &arm_pcb,
 };
