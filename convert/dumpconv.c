@@ -388,7 +388,7 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 			    "and bt\n", o->in);
 		return TOOL_OK;
 	}
-	if (dk_kthreads_load(d, o->open.kernel, &kt, &err) != DK_OK ||
+	if (dk_kthreads_load(d, o->open.kernel, 0, &kt, &err) != DK_OK ||
 	    dk_kthreads_notes(d, &kt, buf, len, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\ndumpconv: --no-threads "
 		    "converts without the thread notes\n", err.msg);

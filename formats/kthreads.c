@@ -35,16 +35,27 @@
 #define	KT_MAX_OFF	0x10000		/* an exported offset past this is
 					 * not a struct proc's or thread's */
 #define	KT_MAX_CPU	65536		/* mp_maxid + 1 */
-#define	KT_WINDOW	4096		/* read a thread's fields at once */
 
-/* The symbols, by index. */
-enum {
-	S_ALLPROC, S_ZOMBPROC, S_DUMPTID, S_DUMPPCB, S_STOPPCBS,
-	S_STOPPED_CPUS, S_MP_MAXID, S_PCB_SIZE, S_PANICSTR,
-	S_P_PID, S_P_COMM, S_P_LIST, S_P_THREADS,
-	S_TD_TID, S_TD_NAME, S_TD_ONCPU, S_TD_PCB, S_TD_PLIST,
-	S_N
-};
+/* The symbols, by index (kthreads.h, enum dk_kt_sym). */
+#define	S_ALLPROC	DK_KS_ALLPROC
+#define	S_ZOMBPROC	DK_KS_ZOMBPROC
+#define	S_DUMPTID	DK_KS_DUMPTID
+#define	S_DUMPPCB	DK_KS_DUMPPCB
+#define	S_STOPPCBS	DK_KS_STOPPCBS
+#define	S_STOPPED_CPUS	DK_KS_STOPPED_CPUS
+#define	S_MP_MAXID	DK_KS_MP_MAXID
+#define	S_PCB_SIZE	DK_KS_PCB_SIZE
+#define	S_PANICSTR	DK_KS_PANICSTR
+#define	S_P_PID		DK_KS_P_PID
+#define	S_P_COMM	DK_KS_P_COMM
+#define	S_P_LIST	DK_KS_P_LIST
+#define	S_P_THREADS	DK_KS_P_THREADS
+#define	S_TD_TID	DK_KS_TD_TID
+#define	S_TD_NAME	DK_KS_TD_NAME
+#define	S_TD_ONCPU	DK_KS_TD_ONCPU
+#define	S_TD_PCB	DK_KS_TD_PCB
+#define	S_TD_PLIST	DK_KS_TD_PLIST
+#define	S_N		DK_KS_N
 
 static const struct {
 	const char	*name;
@@ -72,7 +83,8 @@ static const struct {
 
 /* The walk's state. */
 struct walk {
-	struct dk_dump		*d;
+	const struct dk_kt_source *m;
+	size_t			 max;
 	struct dk_kthreads	*kt;
 	uint64_t		 sym[S_N];
 	uint32_t		 off[S_N];	/* the exported offsets */
@@ -95,9 +107,9 @@ rd(struct walk *w, uint64_t va, void *buf, size_t len, const char *what,
 {
 	struct dk_err e2;
 
-	if (dk_read_va(w->d, va, buf, len, &e2) != DK_OK)
+	if (w->m->read(w->m->arg, va, buf, len, &e2) != DK_OK)
 		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx: not "
-		    "readable in the dump (%s)", w->d->src.name, what,
+		    "readable in the dump (%s)", w->m->name, what,
 		    (uintmax_t)va, e2.msg);
 	return DK_OK;
 }
@@ -105,7 +117,7 @@ rd(struct walk *w, uint64_t va, void *buf, size_t len, const char *what,
 static uint64_t
 word(const struct walk *w, const uint8_t *p, unsigned size)
 {
-	return dec_uint(p, size, w->d->arch->endian);
+	return dec_uint(p, size, w->m->e);
 }
 
 static enum dk_status
@@ -171,17 +183,17 @@ check_elem(struct walk *w, uint64_t va, const char *what, uint64_t from,
 	if (va % w->ptr != 0)
 		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx (linked "
 		    "from %#jx): expected an address aligned to %u bytes",
-		    w->d->src.name, what, (uintmax_t)va, (uintmax_t)from,
+		    w->m->name, what, (uintmax_t)va, (uintmax_t)from,
 		    w->ptr);
-	if (w->kt->nthreads + w->kt->nprocs >= DK_KT_MAX)
+	if (w->kt->nthreads + w->kt->nprocs >= w->max)
 		return dk_err_set(err, DK_ELIMIT, "%s: the process list has "
-		    "more than %u processes and threads (at %s %#jx): "
-		    "expected fewer; a damaged list?", w->d->src.name,
-		    DK_KT_MAX, what, (uintmax_t)va);
+		    "more than %zu processes and threads (at %s %#jx): "
+		    "expected fewer; a damaged list?", w->m->name,
+		    w->max, what, (uintmax_t)va);
 	if (seen_add(w, va, err, &nomem))
 		return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx (linked "
 		    "from %#jx) is in the lists already: a cycle",
-		    w->d->src.name, what, (uintmax_t)va, (uintmax_t)from);
+		    w->m->name, what, (uintmax_t)va, (uintmax_t)from);
 	return nomem ? DK_ENOMEM : DK_OK;
 }
 
@@ -216,7 +228,7 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 	struct dk_kthreads *kt = w->kt;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	uint64_t td, from = kp->addr + w->off[S_P_THREADS];
-	uint8_t buf[KT_WINDOW];
+	uint8_t *buf;
 	static const int fields[] = { S_TD_TID, S_TD_NAME, S_TD_ONCPU,
 	    S_TD_PCB, S_TD_PLIST };
 	enum dk_status st;
@@ -230,19 +242,21 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		lo = o < lo ? o : lo;
 		hi = e > hi ? e : hi;
 	}
+	/* One read of the fields' span per thread (below 64 KiB). */
+	if ((buf = malloc(hi - lo)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	st = DK_OK;
 	td = word(w, pbuf, w->ptr);
-	while (td != 0) {
+	while (td != 0 && st == DK_OK) {
 		struct dk_kthread *t;
 
 		if ((st = check_elem(w, td, "struct thread", from, err)) !=
-		    DK_OK)
-			return st;
-		if ((st = grow((void **)&kt->threads, &w->tcap, kt->nthreads,
-		    sizeof(*kt->threads), err)) != DK_OK)
-			return st;
-		if ((st = rd(w, td + lo, buf, hi - lo, "struct thread",
+		    DK_OK ||
+		    (st = grow((void **)&kt->threads, &w->tcap, kt->nthreads,
+		    sizeof(*kt->threads), err)) != DK_OK ||
+		    (st = rd(w, td + lo, buf, hi - lo, "struct thread",
 		    err)) != DK_OK)
-			return st;
+			break;
 		t = &kt->threads[kt->nthreads];
 		memset(t, 0, sizeof(*t));
 		t->td = td;
@@ -270,7 +284,8 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		from = td + w->off[S_TD_PLIST];
 		td = word(w, buf + w->off[S_TD_PLIST] - lo, w->ptr);
 	}
-	return DK_OK;
+	free(buf);
+	return st;
 }
 
 /* The processes of the list whose head is at va (a LIST_HEAD). */
@@ -320,27 +335,24 @@ walk_procs(struct walk *w, uint64_t head, int zombie, struct dk_err *err)
 	return DK_OK;
 }
 
-/* The symbols and the values they hold in the dump. */
-static enum dk_status
-load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
+const char *
+dk_kt_sym_name(size_t i)
 {
-	struct dk_ksym s[S_N];
+	return i < S_N ? ksyms[i].name : NULL;
+}
+
+/* The values the symbols hold in the dump. */
+static enum dk_status
+load_symbols(struct walk *w, struct dk_err *err)
+{
 	struct dk_kthreads *kt = w->kt;
 	uint8_t b[8];
 	enum dk_status st;
 
 	for (size_t i = 0; i < S_N; i++)
-		s[i] = (struct dk_ksym){ ksyms[i].name, 0, 0 };
-	if ((st = dk_kernel_symbols(kernel, s, S_N, err)) != DK_OK)
-		return st;
-	for (size_t i = 0; i < S_N; i++) {
-		if (!s[i].found && ksyms[i].required)
-			return dk_err_set(err, DK_EINVAL, "%s: the kernel has "
-			    "no symbol %s: expected a FreeBSD kernel (11.0 "
-			    "or later) with the debugger offsets",
-			    kernel, ksyms[i].name);
-		w->sym[i] = s[i].value;
-	}
+		if (w->sym[i] == 0 && ksyms[i].required)
+			return dk_err_set(err, DK_EINVAL, "%s: no symbol %s",
+			    w->m->name, ksyms[i].name);
 	for (size_t i = S_P_PID; i < S_N; i++) {
 		if ((st = rd(w, w->sym[i], b, 4, ksyms[i].name, err)) != DK_OK)
 			return st;
@@ -348,13 +360,13 @@ load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
 		if (w->off[i] >= KT_MAX_OFF)
 			return dk_err_set(err, DK_ECORRUPT, "%s: %s at %#jx "
 			    "is %#x: expected an offset in a struct, below "
-			    "%#x", w->d->src.name, ksyms[i].name,
+			    "%#x", w->m->name, ksyms[i].name,
 			    (uintmax_t)w->sym[i], w->off[i], KT_MAX_OFF);
 	}
 	if ((st = rd(w, w->sym[S_DUMPTID], b, 4, "dumptid", err)) != DK_OK)
 		return st;
 	kt->dumptid = (int32_t)word(w, b, 4);
-	if (s[S_PCB_SIZE].found) {
+	if (w->sym[S_PCB_SIZE] != 0) {
 		if ((st = rd(w, w->sym[S_PCB_SIZE], b, 4, "pcb_size", err)) !=
 		    DK_OK)
 			return st;
@@ -362,12 +374,12 @@ load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
 		if (kt->pcb_size >= KT_MAX_OFF)
 			return dk_err_set(err, DK_ECORRUPT, "%s: pcb_size at "
 			    "%#jx is %u: expected the size of a struct pcb, "
-			    "below %u", w->d->src.name,
+			    "below %u", w->m->name,
 			    (uintmax_t)w->sym[S_PCB_SIZE], kt->pcb_size,
 			    KT_MAX_OFF);
 	}
 	kt->ncpu = 1;
-	if (s[S_MP_MAXID].found) {
+	if (w->sym[S_MP_MAXID] != 0) {
 		uint32_t maxid;
 
 		if ((st = rd(w, w->sym[S_MP_MAXID], b, 4, "mp_maxid", err)) !=
@@ -376,11 +388,11 @@ load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
 		if ((maxid = (uint32_t)word(w, b, 4)) >= KT_MAX_CPU)
 			return dk_err_set(err, DK_ECORRUPT, "%s: mp_maxid at "
 			    "%#jx is %u: expected fewer than %u CPUs",
-			    w->d->src.name, (uintmax_t)w->sym[S_MP_MAXID],
+			    w->m->name, (uintmax_t)w->sym[S_MP_MAXID],
 			    maxid, KT_MAX_CPU);
 		kt->ncpu = maxid + 1;
 	}
-	if (s[S_STOPPED_CPUS].found) {
+	if (w->sym[S_STOPPED_CPUS] != 0) {
 		/* cpuset_t: longs of bits, CPU n bit n % 64 of long n / 64. */
 		for (uint32_t c = 0; c < kt->ncpu; c += 8 * w->ptr) {
 			if ((st = rd(w, w->sym[S_STOPPED_CPUS] + c / 8, b,
@@ -389,13 +401,13 @@ load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
 			w->stopped[c / 64] |= word(w, b, w->ptr) << (c % 64);
 		}
 	}
-	if (s[S_PANICSTR].found &&
+	if (w->sym[S_PANICSTR] != 0 &&
 	    rd_ptr(w, w->sym[S_PANICSTR], &kt->panicstr, "panicstr", err) ==
 	    DK_OK && kt->panicstr != 0) {
 		/* Byte by byte up to a page end: the string may end there. */
 		size_t n = 0;
 
-		while (n + 1 < sizeof(kt->panic) && dk_read_va(w->d,
+		while (n + 1 < sizeof(kt->panic) && w->m->read(w->m->arg,
 		    kt->panicstr + n, kt->panic + n, 1, err) == DK_OK &&
 		    kt->panic[n] != '\0')
 			n++;
@@ -406,8 +418,8 @@ load_symbols(struct walk *w, const char *kernel, struct dk_err *err)
 }
 
 enum dk_status
-dk_kthreads_load(struct dk_dump *d, const char *kernel, struct dk_kthreads *kt,
-    struct dk_err *err)
+dk_kthreads_walk(const struct dk_kt_source *m, const uint64_t *sym,
+    size_t max, struct dk_kthreads *kt, struct dk_err *err)
 {
 	struct walk w;
 	enum dk_status st;
@@ -415,20 +427,60 @@ dk_kthreads_load(struct dk_dump *d, const char *kernel, struct dk_kthreads *kt,
 	memset(kt, 0, sizeof(*kt));
 	memset(&w, 0, sizeof(w));
 	kt->crashed = SIZE_MAX;
-	w.d = d;
+	w.m = m;
 	w.kt = kt;
-	w.ptr = d->arch->long_size;
-	kt->regs = dk_pcb_regs(d->arch);
-	if ((st = load_symbols(&w, kernel, err)) == DK_OK)
+	w.ptr = m->ptr;
+	w.max = max != 0 && max < DK_KT_MAX ? max : DK_KT_MAX;
+	memcpy(w.sym, sym, sizeof(w.sym));
+	if (w.ptr != 4 && w.ptr != 8)
+		return dk_err_set(err, DK_EINVAL, "%s: pointers of %u bytes",
+		    m->name, w.ptr);
+	if ((st = load_symbols(&w, err)) == DK_OK)
 		st = walk_procs(&w, w.sym[S_ALLPROC], 0, err);
 	if (st == DK_OK && w.sym[S_ZOMBPROC] != 0)
 		st = walk_procs(&w, w.sym[S_ZOMBPROC], 1, err);
-	if (st == DK_OK)
-		st = dk_kernel_build_id(kernel, kt->build_id,
-		    sizeof(kt->build_id), &kt->build_id_len, &kt->build_id_va,
-		    err);
 	free(w.seen);
 	if (st != DK_OK)
+		dk_kthreads_free(kt);
+	return st;
+}
+
+static enum dk_status
+dump_read(void *arg, uint64_t va, void *buf, size_t len, struct dk_err *err)
+{
+	return dk_read_va(arg, va, buf, len, err);
+}
+
+enum dk_status
+dk_kthreads_load(struct dk_dump *d, const char *kernel, size_t max,
+    struct dk_kthreads *kt, struct dk_err *err)
+{
+	struct dk_kt_source m = { d->src.name, d->arch->endian,
+	    d->arch->long_size, dump_read, d };
+	struct dk_ksym s[S_N];
+	uint64_t sym[S_N];
+	enum dk_status st;
+
+	memset(kt, 0, sizeof(*kt));
+	kt->crashed = SIZE_MAX;
+	for (size_t i = 0; i < S_N; i++)
+		s[i] = (struct dk_ksym){ ksyms[i].name, 0, 0 };
+	if ((st = dk_kernel_symbols(kernel, s, S_N, err)) != DK_OK)
+		return st;
+	for (size_t i = 0; i < S_N; i++) {
+		if (!s[i].found && ksyms[i].required)
+			return dk_err_set(err, DK_EINVAL, "%s: the kernel has "
+			    "no symbol %s: expected a FreeBSD kernel (11.0 "
+			    "or later) with the debugger offsets",
+			    kernel, ksyms[i].name);
+		sym[i] = s[i].found ? s[i].value : 0;
+	}
+	if ((st = dk_kthreads_walk(&m, sym, max, kt, err)) != DK_OK)
+		return st;
+	kt->regs = dk_pcb_regs(d->arch);
+	if ((st = dk_kernel_build_id(kernel, kt->build_id,
+	    sizeof(kt->build_id), &kt->build_id_len, &kt->build_id_va,
+	    err)) != DK_OK)
 		dk_kthreads_free(kt);
 	return st;
 }

@@ -95,11 +95,42 @@ struct dk_kthreads {
 
 /*
  * Find the processes and threads of d with the kernel image at kernel:
- * every bound (list length, cycles, unreadable or misaligned pointers,
- * absurd offsets) is an error naming the address, never a hang.
+ * every bound (list length, at most max entries, 0: DK_KT_MAX; cycles,
+ * unreadable or misaligned pointers, absurd offsets) is an error naming
+ * the address, never a hang.
  */
 enum dk_status	dk_kthreads_load(struct dk_dump *, const char *kernel,
-		    struct dk_kthreads *, struct dk_err *);
+		    size_t max, struct dk_kthreads *, struct dk_err *);
+
+/* The symbols the walk uses, by index. */
+enum dk_kt_sym {
+	DK_KS_ALLPROC, DK_KS_ZOMBPROC, DK_KS_DUMPTID, DK_KS_DUMPPCB,
+	DK_KS_STOPPCBS, DK_KS_STOPPED_CPUS, DK_KS_MP_MAXID, DK_KS_PCB_SIZE,
+	DK_KS_PANICSTR, DK_KS_P_PID, DK_KS_P_COMM, DK_KS_P_LIST,
+	DK_KS_P_THREADS, DK_KS_TD_TID, DK_KS_TD_NAME, DK_KS_TD_ONCPU,
+	DK_KS_TD_PCB, DK_KS_TD_PLIST, DK_KS_N
+};
+
+/* The name of symbol i (enum dk_kt_sym), or NULL past them. */
+const char	*dk_kt_sym_name(size_t i);
+
+/* Kernel memory as the walk reads it: a dump's, or a fuzzer's. */
+struct dk_kt_source {
+	const char	*name;		/* in messages */
+	enum dk_endian	 e;
+	unsigned	 ptr;		/* sizeof(void *): 4 or 8 */
+	enum dk_status	(*read)(void *arg, uint64_t va, void *buf,
+			    size_t len, struct dk_err *);
+	void		*arg;
+};
+
+/*
+ * The walk of dk_kthreads_load() over m, with the symbols' addresses
+ * sym[DK_KS_N] (0: absent); kt->regs and the build-id are left unset.
+ */
+enum dk_status	dk_kthreads_walk(const struct dk_kt_source *m,
+		    const uint64_t *sym, size_t max, struct dk_kthreads *,
+		    struct dk_err *);
 /* Free what dk_kthreads_load() allocated. */
 void		dk_kthreads_free(struct dk_kthreads *);
 /* The registers of thread i as words of regs[] (kt->regs->nregs). */

@@ -1061,7 +1061,7 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 	struct json j;
 	uint64_t regs[DK_KT_MAXREGS];
 
-	if (dk_kthreads_load(d, o->open.kernel, &kt, &err) != DK_OK) {
+	if (dk_kthreads_load(d, o->open.kernel, 0, &kt, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return TOOL_UNUSABLE;
 	}
