@@ -1,0 +1,244 @@
+/*
+ * check_kthreads.c -- the process-list walk (formats/kthreads.c) over
+ * kernel memory written here byte by byte, as FreeBSD lays its lists
+ * out (docs/kthreads.md): LIST_HEAD allproc, struct proc linked by
+ * p_list, its p_threads TAILQ linked by td_plist, the offsets exported
+ * as 4-byte ints.  The answers are the bytes written: tids, names, the
+ * thread that dumped (dumppcb), the one stopped on CPU 1 (stoppcbs +
+ * pcb_size), the rest (td_pcb); and the bounds: a cycle, a huge list,
+ * a misaligned or unreadable pointer, an absurd offset, each an error
+ * naming the address, in both byte orders and pointer sizes.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "kthreads.h"
+
+#define	BASE	0x10000u
+#define	PROC	(BASE + 0x400)	/* two procs, 0x80 each */
+#define	TD	(BASE + 0x800)	/* threads, 0x80 each */
+
+struct img {
+	uint8_t		 mem[0x800 + 0x80 * 64];
+	size_t		 len;
+	enum dk_endian	 e;
+	unsigned	 ptr;
+};
+
+static enum dk_status
+img_read(void *arg, uint64_t va, void *buf, size_t len, struct dk_err *err)
+{
+	const struct img *m = arg;
+
+	if (va < BASE || va - BASE > m->len || m->len - (va - BASE) < len)
+		return dk_err_set(err, DK_ECORRUPT, "unmapped");
+	memcpy(buf, m->mem + (va - BASE), len);
+	return DK_OK;
+}
+
+static void
+put(struct img *m, uint64_t va, uint64_t v, unsigned size)
+{
+	enc_uint(m->mem + (va - BASE), size, m->e, v);
+}
+
+/* Symbol i at BASE + 16 i. */
+static uint64_t
+sym(int i)
+{
+	return BASE + 16 * (uint64_t)i;
+}
+
+/*
+ * Two processes: pid 5 "init" with threads 100 "a", 101 "b" (on CPU 1),
+ * pid 9 "sh" with 102 "c" (dumptid); then nth - 3 more threads of sh.
+ */
+static void
+build(struct img *m, enum dk_endian e, unsigned ptr, size_t nth)
+{
+	static const struct { int s; uint32_t v; } offs[] = {
+		{ DK_KS_P_PID, 0x48 }, { DK_KS_P_COMM, 0x60 },
+		{ DK_KS_P_LIST, 0x10 }, { DK_KS_P_THREADS, 0x20 },
+		{ DK_KS_TD_TID, 0x28 }, { DK_KS_TD_NAME, 0x40 },
+		{ DK_KS_TD_ONCPU, 0x2c }, { DK_KS_TD_PCB, 0x30 },
+		{ DK_KS_TD_PLIST, 0x08 }, { DK_KS_PCB_SIZE, 0x100 },
+		{ DK_KS_MP_MAXID, 1 }, { DK_KS_DUMPTID, 102 },
+	};
+
+	memset(m, 0, sizeof(*m));
+	m->e = e;
+	m->ptr = ptr;
+	m->len = 0x800 + 0x80 * nth;
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		put(m, sym(offs[i].s), offs[i].v, 4);
+	put(m, sym(DK_KS_STOPPED_CPUS), 2, ptr);	/* CPU 1 */
+	put(m, sym(DK_KS_ALLPROC), PROC, ptr);
+	put(m, PROC + 0x10, PROC + 0x80, ptr);
+	put(m, PROC + 0x48, 5, 4);
+	memcpy(m->mem + PROC - BASE + 0x60, "init", 5);
+	put(m, PROC + 0x20, TD, ptr);
+	put(m, PROC + 0x80 + 0x48, 9, 4);
+	memcpy(m->mem + PROC - BASE + 0x80 + 0x60, "sh", 3);
+	put(m, PROC + 0x80 + 0x20, TD + 0x100, ptr);
+	for (size_t i = 0; i < nth; i++) {
+		uint64_t t = TD + 0x80 * i;
+
+		put(m, t + 0x28, 100 + i, 4);
+		put(m, t + 0x2c, i == 1 ? 1 : (uint32_t)-1, 4);
+		put(m, t + 0x30, BASE + 0x300, ptr);
+		m->mem[t - BASE + 0x40] = (uint8_t)('a' + i % 26);
+		put(m, t + 0x08, i == 0 || (i >= 2 && i + 1 < nth) ? t + 0x80 :
+		    0, ptr);
+	}
+	put(m, sym(DK_KS_PANICSTR), BASE + 0x3f0, ptr);
+	memcpy(m->mem + 0x3f0, "boom", 5);
+}
+
+static enum dk_status
+walk(struct img *m, size_t max, struct dk_kthreads *kt, struct dk_err *err)
+{
+	struct dk_kt_source src = { "img", m->e, m->ptr, img_read, m };
+	uint64_t s[DK_KS_N];
+
+	for (int i = 0; i < DK_KS_N; i++)
+		s[i] = i == DK_KS_ZOMBPROC || i == DK_KS_DUMPPCB ||
+		    i == DK_KS_STOPPCBS ? 0 : sym(i);
+	s[DK_KS_DUMPPCB] = BASE + 0x200;
+	s[DK_KS_STOPPCBS] = BASE + 0x1000;
+	dk_err_clear(err);
+	return dk_kthreads_walk(&src, s, max, kt, err);
+}
+
+START_TEST(test_walk)
+{
+	static const struct { enum dk_endian e; unsigned ptr; } v[] = {
+		{ DK_LE, 8 }, { DK_BE, 8 }, { DK_LE, 4 }, { DK_BE, 4 },
+	};
+	struct img m;
+	struct dk_kthreads kt;
+	struct dk_err err;
+
+	build(&m, v[_i].e, v[_i].ptr, 3);
+	ck_assert_int_eq(walk(&m, 0, &kt, &err), DK_OK);
+	ck_assert_uint_eq(kt.nprocs, 2);
+	ck_assert_uint_eq(kt.nthreads, 3);
+	ck_assert_int_eq(kt.procs[0].pid, 5);
+	ck_assert_str_eq(kt.procs[0].comm, "init");
+	ck_assert_uint_eq(kt.procs[0].nthreads, 2);
+	ck_assert_str_eq(kt.procs[1].comm, "sh");
+	ck_assert_int_eq(kt.threads[0].tid, 100);
+	ck_assert_str_eq(kt.threads[0].name, "a");
+	ck_assert_int_eq(kt.threads[0].oncpu, -1);
+	ck_assert_uint_eq(kt.threads[0].src, DK_KT_TD_PCB);
+	ck_assert_uint_eq(kt.threads[0].pcb, BASE + 0x300);
+	ck_assert_int_eq(kt.threads[1].oncpu, 1);
+	ck_assert_uint_eq(kt.threads[1].src, DK_KT_STOPPCB);
+	ck_assert_uint_eq(kt.threads[1].pcb, BASE + 0x1000 + 0x100);
+	ck_assert_uint_eq(kt.crashed, 2);
+	ck_assert_int_eq(kt.threads[2].pid, 9);
+	ck_assert_uint_eq(kt.threads[2].src, DK_KT_DUMPPCB);
+	ck_assert_uint_eq(kt.threads[2].pcb, BASE + 0x200);
+	ck_assert_str_eq(kt.panic, "boom");
+	dk_kthreads_free(&kt);
+}
+END_TEST
+
+/* Each damage: its status and the words its message must have. */
+START_TEST(test_damage)
+{
+	struct img m;
+	struct dk_kthreads kt;
+	struct dk_err err;
+	enum dk_status st;
+	const char *want;
+
+	build(&m, DK_LE, 8, _i == 1 ? 60 : 3);
+	switch (_i) {
+	case 0:		/* c's td_plist back to sh's first thread: a cycle */
+		put(&m, TD + 0x100 + 0x08, TD + 0x100, 8);
+		want = "at 0x10900 (linked from 0x10908) is in the lists "
+		    "already: a cycle";
+		st = DK_ECORRUPT;
+		break;
+	case 1:		/* 60 threads, at most 40 entries */
+		want = "more than 40 processes and threads";
+		st = DK_ELIMIT;
+		break;
+	case 2:		/* init's p_list to unmapped memory */
+		put(&m, PROC + 0x10, 0x7000000, 8);
+		want = "p_pid at 0x7000048: not readable";
+		st = DK_ECORRUPT;
+		break;
+	case 3:		/* a misaligned thread */
+		put(&m, PROC + 0x20, TD + 3, 8);
+		want = "struct thread at 0x10803 (linked from 0x10420): "
+		    "expected an address aligned to 8 bytes";
+		st = DK_ECORRUPT;
+		break;
+	default:	/* thread_off_td_name far away */
+		put(&m, sym(DK_KS_TD_NAME), 0x7fffffff, 4);
+		want = "thread_off_td_name at 0x100e0 is 0x7fffffff: "
+		    "expected an offset";
+		st = DK_ECORRUPT;
+		break;
+	}
+	ck_assert_int_eq(walk(&m, 40, &kt, &err), st);
+	ck_assert_msg(strstr(err.msg, want) != NULL, "message '%s', wanted "
+	    "'%s'", err.msg, want);
+	ck_assert_ptr_null(kt.threads);
+}
+END_TEST
+
+/* The tables of every architecture with one: slots inside pr_reg. */
+START_TEST(test_pcb_tables)
+{
+	const struct dk_arch *a;
+	size_t n = 0;
+
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++) {
+		const struct dk_pcb_regs *r = dk_pcb_regs(a);
+
+		if (r == NULL)
+			continue;
+		n++;
+		ck_assert_uint_le(r->reg_off + r->nregs * r->word,
+		    r->prstatus_size);
+		ck_assert_uint_le(r->nregs, DK_KT_MAXREGS);
+		ck_assert_uint_le(r->pcb_min, 512);
+		for (size_t k = 0; k < r->nslots; k++) {
+			ck_assert_uint_lt(r->slots[k].reg, r->nregs);
+			ck_assert_uint_le(r->slots[k].pcb_off + r->word,
+			    r->pcb_min);
+		}
+	}
+	/* amd64, i386, arm, armeb, aarch64, riscv64, powerpc64(le). */
+	ck_assert_uint_ge(n, 8);
+}
+END_TEST
+
+static Suite *
+kthreads_suite(void)
+{
+	Suite *s = suite_create("kthreads");
+	TCase *tc = tcase_create("kthreads");
+
+	tcase_add_loop_test(tc, test_walk, 0, 4);
+	tcase_add_loop_test(tc, test_damage, 0, 5);
+	tcase_add_test(tc, test_pcb_tables);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(kthreads_suite());
+	int nfailed;
+
+	srunner_run_all(sr, CK_ENV);
+	nfailed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfailed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
