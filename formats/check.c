@@ -99,6 +99,14 @@ const struct dk_check_code dk_ck_codes[] = {
 	  "the library refused the file for a reason no other code names" },
 	{ "check.incomplete", DK_SEV_NOTE,
 	  "page tables and page data were not checked, and why" },
+	{ "kernel.version-mismatch", DK_SEV_ERROR,
+	  "the --kernel image's version string is not the dump's" },
+	{ "kernel.build-id-mismatch", DK_SEV_ERROR,
+	  "the --kernel image's build-id is not the one in the dump's memory" },
+	{ "kernel.threads", DK_SEV_ERROR,
+	  "the process list the kernel's symbols locate cannot be walked" },
+	{ "kernel.unverified", DK_SEV_NOTE,
+	  "the dump holds nothing to compare the --kernel image with" },
 };
 
 const size_t dk_ck_ncodes = DK_ARRAY_LEN(dk_ck_codes);

@@ -205,7 +205,25 @@ for k in "cycle:a cycle" "unmapped:not readable in the dump" \
 		"$T/$kind.md" -o "$T/$kind.elf"
 	expect_exit "dumpinfo --threads, damaged list ($kind): exit 2" 2 "$re" \
 		timeout 20 "$B/bin/dumpinfo" --threads --kernel "$T/$kind.k" "$T/$kind.md"
+
+	expect_exit "dumpcheck --kernel, damaged list ($kind): kernel.threads, exit 1" 1 \
+		"kernel.threads: .*$re" timeout 60 "$B/bin/dumpcheck" --kernel "$T/$kind.k" "$T/$kind.md"
 done
 
+# dumpcheck --kernel: the matching kernel, one of another build (seed:
+# another build-id), one of another layout; in a device image, whose
+# kerneldumpheader carries the version string too.
+$GEN -o "$T/m.img" --kernel-out "$T/m.k" --container device
+expect_exit "dumpcheck --kernel, the dump's own kernel: exit 0" 0 ": 0 errors, 0 warnings, 0 notes" \
+	"$B/bin/dumpcheck" --kernel "$T/m.k" "$T/m.img"
+$B/bin/dumpgen -q --arch amd64 --mem 64M --seed 99 -o "$T/o.md" --kernel-out "$T/o.k"
+expect_exit "dumpcheck --kernel, another build (seed): kernel.build-id-mismatch, exit 1" 1 \
+	"kernel.build-id-mismatch: .*build-id $(readelf -n "$T/o.k" | sed -n 's/.*Build ID: //p'), the dump's memory at 0x[0-9a-f]+ has $(readelf -n "$T/m.k" | sed -n 's/.*Build ID: //p')" \
+	"$B/bin/dumpcheck" --kernel "$T/o.k" "$T/m.img"
+out=$("$B/bin/dumpcheck" --kernel "$T/o.k" "$T/m.img" 2>&1)
+grep -q "kernel.version-mismatch: .*kerneldumpheader's versionstring is \"FreeBSD 14.1-RELEASE dumpgen #0: Thu Jan  1 00:00:00 UTC 2026\", the kernel's" <<<"$out" ||
+	grep -q "kernel.version-mismatch: .*dumpgen@fixture99" <<<"$out" &&
+	ok "dumpcheck --kernel, another build: kernel.version-mismatch (the header's and the memory's version strings)" ||
+	no "dumpcheck --kernel: version mismatch" "$out"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,7 @@
  * dump dumpkit knows), 3 usage error (or an architecture to name).
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "dkcheck.h"
 #include "dumpkit.h"
+#include "kthreads.h"
 #include "tool.h"
 
 static const char usage_text[] =
@@ -123,6 +125,125 @@ list_codes(void)
 		    k->meaning);
 }
 
+static void
+kfinding(struct out *w, const char *code, enum dk_severity sev,
+    uint64_t *nerr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* A finding of the --kernel checks, told as the engine's are. */
+static void
+kfinding(struct out *w, const char *code, enum dk_severity sev,
+    uint64_t *nerr, const char *fmt, ...)
+{
+	struct dk_finding f = { code, sev, 0, 0, 1, "" };
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	va_end(ap);
+	*nerr += sev == DK_SEV_ERROR;
+	on_finding(w, &f);
+}
+
+/* A version string s on one line in buf (256 bytes): newlines, spaces. */
+static const char *
+one_line(char *buf, const char *s)
+{
+	snprintf(buf, 256, "%s", s);
+	for (char *p = buf; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return buf;
+}
+
+/*
+ * --kernel: does the image match the dump (its version string at its
+ * address and in the kerneldumpheader, its build-id note), and can its
+ * symbols' process list be walked?  The errors found, counted.
+ */
+static uint64_t
+check_kernel(const struct opts *o, struct out *w, const char *path)
+{
+	const char *k = o->check.kernel;
+	struct dk_ksym v = { "version", 0, 0 };
+	struct dk_kthreads kt;
+	struct dk_dump *d;
+	struct dk_err err;
+	char kv[256] = "", dv[256] = "", pk[256], pd[256];
+	uint8_t id[64];
+	size_t n = 0;
+	uint64_t nerr = 0;
+	int compared = 0;
+
+	if (dk_open(path, &(struct dk_open_opts){ o->check.arch, k }, &d,
+	    &err) != DK_OK)
+		return 0;	/* the engine said why */
+	/* The version string: the image's, 16 bytes at a time. */
+	if (dk_kernel_symbols(k, &v, 1, &err) == DK_OK && v.found) {
+		while (n + 16 < sizeof(kv) && dk_kernel_bytes(k, v.value + n,
+		    kv + n, 16, &err) == DK_OK && memchr(kv + n, '\0', 16) ==
+		    NULL)
+			n += 16;
+		/* A string that ends near its section's end: byte by byte. */
+		while (n + 1 < sizeof(kv) && memchr(kv, '\0', n) == NULL &&
+		    dk_kernel_bytes(k, v.value + n, kv + n, 1, &err) == DK_OK)
+			n++;
+		kv[sizeof(kv) - 1] = '\0';
+		n = strlen(kv);
+	}
+	if (n > 0 && dk_read_va(d, v.value, dv, n + 1, &err) == DK_OK) {
+		compared = 1;
+		dv[sizeof(dv) - 1] = '\0';
+		if (memcmp(kv, dv, n + 1) != 0)
+			kfinding(w, "kernel.version-mismatch", DK_SEV_ERROR,
+			    &nerr, "%s: version at %#jx: the kernel has \"%s\", "
+			    "the dump \"%s\"", k, (uintmax_t)v.value,
+			    one_line(pk, kv), one_line(pd, dv));
+	}
+	if (n > 0 && dk_kdh(d) != NULL) {
+		char hv[256];
+		size_t m;
+
+		snprintf(hv, sizeof(hv), "%s", dk_kdh(d)->versionstring);
+		m = strlen(hv) < n ? strlen(hv) : n;
+		compared = 1;
+		if (m == 0 || strncmp(hv, kv, m) != 0)
+			kfinding(w, "kernel.version-mismatch", DK_SEV_ERROR,
+			    &nerr, "%s: the kerneldumpheader's versionstring "
+			    "is \"%s\", the kernel's \"%s\"", k,
+			    one_line(pd, hv), one_line(pk, kv));
+	}
+	/* The build-id: the note at its section's address. */
+	if (dk_kthreads_load(d, k, 0, &kt, &err) != DK_OK) {
+		kfinding(w, "kernel.threads", DK_SEV_ERROR, &nerr, "%s",
+		    err.msg);
+		memset(&kt, 0, sizeof(kt));
+		(void)dk_kernel_build_id(k, kt.build_id, sizeof(kt.build_id),
+		    &kt.build_id_len, &kt.build_id_va, &err);
+	}
+	if (kt.build_id_len > 0 && kt.build_id_len <= sizeof(id) &&
+	    dk_read_va(d, kt.build_id_va + 16, id, kt.build_id_len, &err) ==
+	    DK_OK) {
+		char a[130], b[130];
+
+		compared = 1;
+		for (size_t i = 0; i < kt.build_id_len; i++) {
+			snprintf(a + 2 * i, 3, "%02x", kt.build_id[i]);
+			snprintf(b + 2 * i, 3, "%02x", id[i]);
+		}
+		if (memcmp(id, kt.build_id, kt.build_id_len) != 0)
+			kfinding(w, "kernel.build-id-mismatch", DK_SEV_ERROR,
+			    &nerr, "%s: build-id %s, the dump's memory at %#jx "
+			    "has %s", k, a, (uintmax_t)kt.build_id_va + 16, b);
+	}
+	if (!compared)
+		kfinding(w, "kernel.unverified", DK_SEV_NOTE, &nerr, "%s: "
+		    "neither its version string nor its build-id note is in "
+		    "the dump", k);
+	dk_kthreads_free(&kt);
+	dk_close(d);
+	return nerr;
+}
+
 /* Check one file; its exit status. */
 static int
 check_one(const struct opts *o, struct json *j, const char *path)
@@ -145,6 +266,8 @@ check_one(const struct opts *o, struct json *j, const char *path)
 		json_begin(j, "findings", 1);
 	}
 	st = dk_check(path, &co, &res, &err);
+	if (st == DK_OK && o->check.kernel != NULL)
+		res.nerrors += check_kernel(o, &w, path);
 	if (st == DK_OK && w.pr.shown)
 		tool_progress_end(&w.pr, w.pr.done);
 	tool_progress_clear(&w.pr);
