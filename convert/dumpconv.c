@@ -378,6 +378,7 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 {
 	struct dk_kthreads kt;
 	struct dk_err err;
+	enum dk_status st;
 
 	if (o->open.kernel == NULL || o->no_threads) {
 		if (o->verbose && o->open.kernel == NULL)
@@ -388,8 +389,21 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 			    "and bt\n", o->in);
 		return TOOL_OK;
 	}
-	if (dk_kthreads_load(d, o->open.kernel, 0, &kt, &err) != DK_OK ||
-	    dk_kthreads_notes(d, &kt, buf, len, &err) != DK_OK) {
+	if ((st = dk_kthreads_load(d, o->open.kernel, 0, &kt, &err)) ==
+	    DK_OK && kt.regs == NULL) {
+		st = DK_EUNSUP;
+		snprintf(err.msg, sizeof(err.msg), "%s: the registers of a %s "
+		    "thread are not decoded yet", o->in, dk_info(d)->arch);
+		dk_kthreads_free(&kt);
+	}
+	if (st == DK_EUNSUP) {
+		/* Not a list to walk, or no decoder: the file as before. */
+		if (o->verbose)
+			fprintf(stderr, "dumpconv: no threads: %s\n", err.msg);
+		return TOOL_OK;
+	}
+	if (st != DK_OK || dk_kthreads_notes(d, &kt, buf, len, &err) !=
+	    DK_OK) {
 		fprintf(stderr, "dumpconv: %s\ndumpconv: --no-threads "
 		    "converts without the thread notes\n", err.msg);
 		dk_kthreads_free(&kt);

@@ -469,7 +469,7 @@ dk_kthreads_load(struct dk_dump *d, const char *kernel, size_t max,
 		return st;
 	for (size_t i = 0; i < S_N; i++) {
 		if (!s[i].found && ksyms[i].required)
-			return dk_err_set(err, DK_EINVAL, "%s: the kernel has "
+			return dk_err_set(err, DK_EUNSUP, "%s: the kernel has "
 			    "no symbol %s: expected a FreeBSD kernel (11.0 "
 			    "or later) with the debugger offsets",
 			    kernel, ksyms[i].name);

@@ -94,7 +94,8 @@ struct dk_kthreads {
 };
 
 /*
- * Find the processes and threads of d with the kernel image at kernel:
+ * Find the processes and threads of d with the kernel image at kernel
+ * (DK_EUNSUP: the kernel lacks the symbols, an older or another one):
  * every bound (list length, at most max entries, 0: DK_KT_MAX; cycles,
  * unreadable or misaligned pointers, absurd offsets) is an error naming
  * the address, never a hang.

@@ -214,8 +214,10 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 	}
 	/* The build-id: the note at its section's address. */
 	if (dk_kthreads_load(d, k, 0, &kt, &err) != DK_OK) {
-		kfinding(w, "kernel.threads", DK_SEV_ERROR, &nerr, "%s",
-		    err.msg);
+		/* An older kernel, without the debugger offsets: no list. */
+		if (err.code != DK_EUNSUP)
+			kfinding(w, "kernel.threads", DK_SEV_ERROR, &nerr,
+			    "%s", err.msg);
 		memset(&kt, 0, sizeof(kt));
 		(void)dk_kernel_build_id(k, kt.build_id, sizeof(kt.build_id),
 		    &kt.build_id_len, &kt.build_id_va, &err);
