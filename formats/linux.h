@@ -19,6 +19,12 @@
 enum dk_status	dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 		    struct dk_err *err);
 
+/*
+ * Is src a Linux kernel's ELF vmcore (an ET_CORE of neither FreeBSD's
+ * kind, with kernel notes and no process notes)?  fmt_vmcore.c.
+ */
+int		dk_vmcore_is(const struct dk_src *src);
+
 #define	DK_VMCI_MAX_LINES	8192u	/* VMCOREINFO KEY=value lines kept */
 
 /*
