@@ -727,13 +727,14 @@ granule(const struct dk_vmcore *v, uint64_t max)
 	return bits & -bits;
 }
 
-/* dk_phys_range: the union of the dumped ranges, before the cut. */
+/* dk_phys_range: the union of the segments' dumped ranges (sorts them). */
 static enum dk_status
 phys_ranges(struct dk_dump *d, struct dk_err *err)
 {
 	struct dk_vmcore *v = vmc(d);
 	size_t n = 0;
 
+	qsort(v->phys, v->nphys, sizeof(*v->phys), piece_cmp);
 	if ((d->avail = calloc(v->nphys ? v->nphys : 1, sizeof(*d->avail))) ==
 	    NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
@@ -741,9 +742,10 @@ phys_ranges(struct dk_dump *d, struct dk_err *err)
 	for (size_t i = 0; i < v->nphys; i++) {
 		const struct vmc_piece *p = &v->phys[i];
 
-		if (n > 0 && d->avail[n - 1].end == p->addr)
-			d->avail[n - 1].end = p->addr + p->len;
-		else
+		if (n > 0 && d->avail[n - 1].end >= p->addr) {
+			if (p->addr + p->len > d->avail[n - 1].end)
+				d->avail[n - 1].end = p->addr + p->len;
+		} else
 			d->avail[n++] = (struct dk_range){ p->addr,
 			    p->addr + p->len };
 	}
@@ -872,14 +874,6 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if ((st = read_phdrs(d, &h, notes, DK_ARRAY_LEN(notes), &nnotes,
 	    err)) != DK_OK)
 		return st;
-	v->nphys = sweep(v->phys, v->nphys, &v->naliases, &v->noverlaps);
-	{
-		uint64_t va = 0, vo = 0;
-
-		v->nvirt = sweep(v->virt, v->nvirt, &va, &vo);
-	}
-	if ((st = phys_ranges(d, err)) != DK_OK)
-		return st;
 	/* Notes, then VMCOREINFO's facts. */
 	for (size_t i = 0; i < nnotes; i++) {
 		if (notes[i].start > d->src.size || notes[i].end >
@@ -925,10 +919,21 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			dk_add_attr_num(d, "dump_time", DK_ATTR_TIME, t,
 			    "VMCOREINFO");
 	}
-	/* The reads' granule, then what the file cut leaves. */
+	/*
+	 * The reads' granule; the ranges; what the file holds of each
+	 * segment (so that where segments overlap, bytes the file has are
+	 * never hidden by a segment it lacks); then the pieces.
+	 */
 	g = granule(v, ps != 0 && ps < VMC_GRANULE_MAX ? ps : VMC_GRANULE_MAX);
-	if ((st = clip_eof(d, g, err)) != DK_OK)
+	if ((st = phys_ranges(d, err)) != DK_OK ||
+	    (st = clip_eof(d, g, err)) != DK_OK)
 		return st;
+	v->nphys = sweep(v->phys, v->nphys, &v->naliases, &v->noverlaps);
+	{
+		uint64_t va = 0, vo = 0;
+
+		v->nvirt = sweep(v->virt, v->nvirt, &va, &vo);
+	}
 	if (v->naliases > 0)
 		quirk(v, "aliases");
 	if (v->noverlaps > 0)
@@ -958,14 +963,10 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		}
 		d->info.npages = pages_of(all, d->navail, cps);
 		free(all);
-		d->info.npages_present = d->info.npages;
-		for (size_t i = 0; i < v->nhole; i++) {
-			const struct vmc_hole *x = &v->hole[i];
-
-			if (x->why == VMC_PAST_EOF)
-				d->info.npages_present -= (x->pa + x->len - 1) /
-				    cps - x->pa / cps + 1;
-		}
+		/* Pages of which the file holds a byte (a cut one counts). */
+		d->info.npages_present = pages_of(v->phys, v->nphys, cps);
+		if (d->info.npages_present > d->info.npages)
+			d->info.npages_present = d->info.npages;
 	}
 	if (v->nphys > 0)
 		dk_add_section(d, "pages", v->phys[0].off, d->src.size -
