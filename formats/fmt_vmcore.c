@@ -712,7 +712,8 @@ clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 			v->phys[k++] = p;
 	}
 	v->nphys = k;
-	qsort(v->hole, v->nhole, sizeof(*v->hole), hole_cmp);
+	if (v->nhole > 1)
+		qsort(v->hole, v->nhole, sizeof(*v->hole), hole_cmp);
 	return DK_OK;
 }
 
