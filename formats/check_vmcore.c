@@ -279,6 +279,8 @@ static void
 cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 {
 	uint64_t nalias = 0, nsame = 0, nunread = 0, first_alias = 0;
+	/* Bytes compared at most: each is read twice, a few passes in all. */
+	uint64_t budget = 4 * c->src->size + CV_CMP_CHUNK;
 	size_t top = 0;
 
 	qsort(s, n, sizeof(*s), seg_cmp);
@@ -299,9 +301,11 @@ cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 				first_alias = c->h.phoff + s[i].ph *
 				    c->h.phentsize;
 		} else if (c->ck->o->quick || at + len > c->src->size ||
-		    s[i].off + len > c->src->size) {
+		    s[i].off + len > c->src->size || len > budget ||
+		    (budget -= len, r = same_bytes(c, at, s[i].off, len,
+		    &w)) < 0) {
 			nunread++;
-		} else if ((r = same_bytes(c, at, s[i].off, len, &w)) == 1) {
+		} else if (r == 1) {
 			if (nsame++ < CV_MAX_SHOWN)
 				say(c, K_OVERLAP, c->h.phoff + s[i].ph *
 				    c->h.phentsize, "PT_LOAD %ju [%#jx, %#jx) "
@@ -312,7 +316,7 @@ cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 				    (uintmax_t)(s[i].pa + s[i].len),
 				    (uintmax_t)t->ph, (uintmax_t)len,
 				    (uintmax_t)s[i].off, (uintmax_t)at);
-		} else if (r == 0) {
+		} else {
 			say(c, K_CONFLICT, s[i].off + w, "PT_LOAD %ju and "
 			    "PT_LOAD %ju both hold physical address %#jx, "
 			    "with different bytes (file offsets %#jx and "
@@ -320,8 +324,7 @@ cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 			    (uintmax_t)t->ph, (uintmax_t)s[i].ph,
 			    (uintmax_t)(s[i].pa + w), (uintmax_t)(at + w),
 			    (uintmax_t)(s[i].off + w));
-		} else
-			nunread++;
+		}
 		if (s[i].pa + s[i].len > tend)
 			top = i;
 	}
@@ -334,7 +337,8 @@ cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 		dk_ck_emit(c->ck, "check.incomplete", DK_CK_NOOFF, "%ju "
 		    "overlapping PT_LOADs were not compared byte by byte (%s)",
 		    (uintmax_t)nunread, c->ck->o->quick ? "--quick" :
-		    "the file does not hold both");
+		    "the file does not hold both, or four times the file's "
+		    "bytes were compared already");
 }
 
 /* The VMCOREINFO text t (n bytes) against the header. */

@@ -65,6 +65,7 @@
 #define	VMC_MAX_NOTE_DESC	(1u << 20)	/* a descriptor read whole */
 #define	VMC_MAX_CPUS		4096u		/* CPUs given attributes */
 #define	VMC_GRANULE_MAX		(1u << 12)	/* the reads' granule */
+#define	VMC_GRANULE_MIN		8u
 #define	VMC_NT_PRSTATUS		1
 #define	VMC_NT_PRPSINFO		3
 #define	VMC_NT_AUXV		6
@@ -81,7 +82,7 @@ struct vmc_piece {
 };
 
 /* A physical range the dump does not hold, and why. */
-enum { VMC_EXCLUDED = 1, VMC_PAST_EOF };
+enum { VMC_EXCLUDED = 1, VMC_PAST_EOF, VMC_UNALIGNED };
 struct vmc_hole {
 	uint64_t	pa;
 	uint64_t	len;
@@ -674,42 +675,50 @@ out:
 }
 
 /*
- * The pieces past the end of the file become holes (the cut rounded
- * down to the granule g), and the granule is checked against the cut.
+ * Each segment keeps the whole granules of g the file holds: what is
+ * past the end of the file, or of a granule cut (a boundary not a
+ * multiple of VMC_GRANULE_MIN), becomes a hole.
  */
 static enum dk_status
 clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 {
 	struct dk_vmcore *v = vmc(d);
 	uint64_t size = d->src.size;
-	size_t k = 0, extra = 0;
+	size_t k = 0;
+	void *nh;
 
-	for (size_t i = 0; i < v->nphys; i++)
-		if (v->phys[i].off + v->phys[i].len > size)
-			extra++;
-	if (extra > 0) {
-		void *nh = realloc(v->hole, (v->nhole + extra) *
-		    sizeof(*v->hole));
-
-		if (nh == NULL)
-			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
-			    d->src.name);
-		v->hole = nh;
-	}
+	if ((nh = realloc(v->hole, (v->nhole + 3 * v->nphys + 1) *
+	    sizeof(*v->hole))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	v->hole = nh;
 	for (size_t i = 0; i < v->nphys; i++) {
 		struct vmc_piece p = v->phys[i];
-		uint64_t keep = 0;
+		uint64_t a = p.addr, e = p.addr + p.len, fe = a, ra, re;
 
-		if (p.off + p.len > size) {
-			if (p.off < size)
-				keep = (size - p.off) / g * g;
-			v->hole[v->nhole++] = (struct vmc_hole){ p.addr + keep,
-			    p.len - keep, p.ph, VMC_PAST_EOF };
-			v->missing += p.len - keep;
-			p.len = keep;
-		}
-		if (p.len > 0)
+		if (p.off < size)
+			fe = size - p.off < p.len ? a + (size - p.off) : e;
+		ra = a % g == 0 ? a : a - a % g + g;
+		re = fe - fe % g;
+		if (ra < a || re <= ra)
+			ra = re = a;	/* no whole granule */
+		if (ra > a)
+			v->hole[v->nhole++] = (struct vmc_hole){ a, ra - a,
+			    p.ph, VMC_UNALIGNED };
+		/* A fragment before the end of the file is past it, too. */
+		if (e > fe) {
+			v->hole[v->nhole++] = (struct vmc_hole){ re, e - re,
+			    p.ph, VMC_PAST_EOF };
+			v->missing += e - fe;
+		} else if (fe > re)
+			v->hole[v->nhole++] = (struct vmc_hole){ re, fe - re,
+			    p.ph, VMC_UNALIGNED };
+		if (re > ra) {
+			p.off += ra - a;
+			p.pa = p.addr = ra;
+			p.len = re - ra;
 			v->phys[k++] = p;
+		}
 	}
 	v->nphys = k;
 	if (v->nhole > 1)
@@ -717,7 +726,12 @@ clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 	return DK_OK;
 }
 
-/* The largest power of two <= max that divides every piece boundary. */
+/*
+ * The largest power of two <= max that divides every piece boundary,
+ * and at least VMC_GRANULE_MIN (the content digest hashes 8-byte words):
+ * a piece that ends inside a granule keeps its whole granules, the rest
+ * is not dumped.
+ */
 static uint64_t
 granule(const struct dk_vmcore *v, uint64_t max)
 {
@@ -725,7 +739,8 @@ granule(const struct dk_vmcore *v, uint64_t max)
 
 	for (size_t i = 0; i < v->nphys; i++)
 		bits |= v->phys[i].addr | (v->phys[i].addr + v->phys[i].len);
-	return bits & -bits;
+	bits &= -bits;
+	return bits < VMC_GRANULE_MIN ? VMC_GRANULE_MIN : bits;
 }
 
 /* dk_phys_range: the union of the segments' dumped ranges (sorts them). */
@@ -1075,6 +1090,12 @@ vmc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 	if (d->probing || (h = find_hole(v, pa)) == NULL)
 		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address "
 		    "%#jx is in no PT_LOAD of the vmcore", (uintmax_t)pa);
+	if (h->why == VMC_UNALIGNED)
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
+		    "PT_LOAD %ju's bytes [%#jx, %#jx) are a fragment smaller than "
+		    "the reads' granule of %ju bytes: not read", (uintmax_t)pa,
+		    (uintmax_t)h->ph, (uintmax_t)h->pa,
+		    (uintmax_t)(h->pa + h->len), (uintmax_t)d->page_size);
 	if (h->why == VMC_PAST_EOF)
 		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
 		    "PT_LOAD %ju puts [%#jx, %#jx) past the end of the "

@@ -621,6 +621,34 @@ START_TEST(test_xnum)
 }
 END_TEST
 
+/*
+ * Boundaries at odd bytes: reads go by granules of at least 8 bytes
+ * (dumpcheck's digest hashes 8-byte words), so a fragment of a segment
+ * smaller than one is not dumped, and says so; the rest reads right.
+ */
+START_TEST(test_fragment)
+{
+	struct vm v;
+	struct dk_dump *d;
+	struct got g;
+	struct dk_check_result res;
+
+	vm_init(&v, 1, 0, 62);
+	vm_note(&v, "CORE", 1, 336);
+	vm_ph(&v, 1, 0, 0, 0x1003, 0x20, 0x20);
+	vm_finish(&v);
+	d = vm_open(&v, v.len);
+	read_ok(d, 0x1008, 0x18);
+	HAS(read_fails(d, 0x1004, 4), "a fragment smaller than the reads' "
+	    "granule of 8 bytes");
+	HAS(read_fails(d, 0x1020, 2), "fragment");
+	dk_close(d);
+	check(&v, v.len, &g, &res);
+	ck_assert_uint_eq(res.nerrors + res.nwarnings, 0);
+	vm_free(&v);
+}
+END_TEST
+
 /* A 32-bit big-endian vmcore (powerpc): the same rules. */
 START_TEST(test_elf32_be)
 {
@@ -655,6 +683,7 @@ vmcore_suite(void)
 	tcase_add_test(segs, test_segments);
 	tcase_add_test(segs, test_truncated);
 	tcase_add_test(segs, test_elf32_be);
+	tcase_add_test(segs, test_fragment);
 	tcase_add_test(segs, test_xnum);
 	tcase_set_timeout(segs, 120);
 	tcase_add_test(ck, test_overlaps);
