@@ -65,7 +65,7 @@
 #define	VMC_MAX_NOTE_DESC	(1u << 20)	/* a descriptor read whole */
 #define	VMC_MAX_CPUS		4096u		/* CPUs given attributes */
 #define	VMC_GRANULE_MAX		(1u << 12)	/* the reads' granule */
-#define	VMC_GRANULE_MIN		8u
+#define	VMC_GRANULE_MIN		64u	/* dumpcheck hashes 64-byte blocks */
 #define	VMC_NT_PRSTATUS		1
 #define	VMC_NT_PRPSINFO		3
 #define	VMC_NT_AUXV		6
@@ -728,7 +728,7 @@ clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 
 /*
  * The largest power of two <= max that divides every piece boundary,
- * and at least VMC_GRANULE_MIN (the content digest hashes 8-byte words):
+ * and at least VMC_GRANULE_MIN (dumpcheck's digest hashes 64-byte blocks):
  * a piece that ends inside a granule keeps its whole granules, the rest
  * is not dumped.
  */

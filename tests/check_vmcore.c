@@ -622,8 +622,8 @@ START_TEST(test_xnum)
 END_TEST
 
 /*
- * Boundaries at odd bytes: reads go by granules of at least 8 bytes
- * (dumpcheck's digest hashes 8-byte words), so a fragment of a segment
+ * Boundaries at odd bytes: reads go by granules of at least 64 bytes
+ * (dumpcheck's digest hashes 64-byte blocks), so a fragment of a segment
  * smaller than one is not dumped, and says so; the rest reads right.
  */
 START_TEST(test_fragment)
@@ -635,13 +635,13 @@ START_TEST(test_fragment)
 
 	vm_init(&v, 1, 0, 62);
 	vm_note(&v, "CORE", 1, 336);
-	vm_ph(&v, 1, 0, 0, 0x1003, 0x20, 0x20);
+	vm_ph(&v, 1, 0, 0, 0x1030, 0x100, 0x100);
 	vm_finish(&v);
 	d = vm_open(&v, v.len);
-	read_ok(d, 0x1008, 0x18);
-	HAS(read_fails(d, 0x1004, 4), "a fragment smaller than the reads' "
-	    "granule of 8 bytes");
-	HAS(read_fails(d, 0x1020, 2), "fragment");
+	read_ok(d, 0x1040, 0xc0);
+	HAS(read_fails(d, 0x1034, 4), "a fragment smaller than the reads' "
+	    "granule of 64 bytes");
+	HAS(read_fails(d, 0x1100, 2), "fragment");
 	dk_close(d);
 	check(&v, v.len, &g, &res);
 	ck_assert_uint_eq(res.nerrors + res.nwarnings, 0);
