@@ -40,7 +40,7 @@ struct vm {
 	int		 is64, be;
 	unsigned	 machine;
 	struct ph	*ph;
-	size_t		 nph;
+	size_t		 nph, capph;
 	uint8_t		 notes[8192];
 	size_t		 nlen;
 };
@@ -65,8 +65,11 @@ static void
 vm_ph(struct vm *v, uint32_t type, uint64_t off, uint64_t vaddr,
     uint64_t paddr, uint64_t filesz, uint64_t memsz)
 {
-	v->ph = realloc(v->ph, (v->nph + 1) * sizeof(*v->ph));
-	ck_assert_ptr_nonnull(v->ph);
+	if (v->nph == v->capph) {
+		v->capph = v->capph ? 2 * v->capph : 16;
+		v->ph = realloc(v->ph, v->capph * sizeof(*v->ph));
+		ck_assert_ptr_nonnull(v->ph);
+	}
 	v->ph[v->nph++] = (struct ph){ type, off, vaddr, paddr, filesz,
 	    memsz, 0 };
 }
@@ -92,10 +95,12 @@ static void
 vm_grow(struct vm *v, size_t n)
 {
 	if (n > v->cap) {
-		v->b = realloc(v->b, n);
+		size_t c = v->cap * 2 > n ? v->cap * 2 : n;
+
+		v->b = realloc(v->b, c);
 		ck_assert_ptr_nonnull(v->b);
-		memset(v->b + v->cap, 0, n - v->cap);
-		v->cap = n;
+		memset(v->b + v->cap, 0, c - v->cap);
+		v->cap = c;
 	}
 	if (n > v->len)
 		v->len = n;
@@ -327,6 +332,7 @@ START_TEST(test_vmcoreinfo)
 	ck_assert_uint_eq(num(d, "dump_time"), 1796188390);
 	ck_assert_ptr_null(dk_attr_find(d, "no equals sign here"));
 	dk_close(d);
+	vm_free(&v);
 	/* Without it, aarch64 has no one page size: 0, and said so. */
 	vm_init(&v, 1, 0, 183);
 	vm_note(&v, "CORE", 1, 392);
