@@ -22,6 +22,7 @@ static const struct dk_format_ops *const formats[] = {
 	&dk_fmt_elfmini,	/* an ELF core with dumpkit's notes */
 	&dk_fmt_elf,		/* a FreeBSD full ELF core: EI_OSABI 255 */
 	&dk_fmt_kdump,		/* "KDUMP   ", "DISKDUMP", "makedumpfile" at 0 */
+	&dk_fmt_vmcore,		/* a Linux ELF vmcore: its kernel notes */
 	&dk_fmt_sparc64,	/* no magic: last, claimed by --arch/--kernel/hint */
 };
 

@@ -530,19 +530,6 @@ static const struct {
 	{ 256, DK_LE, 4, "mipsel" },
 };
 
-/* VMCOREINFO keys that one architecture's kernel writes. */
-static const struct {
-	const char	*key;
-	const char	*row;
-	const char	*row_be;	/* the row if the dump is big-endian */
-} vmci_keys[] = {
-	{ "SYMBOL(init_top_pgt)", "amd64", NULL },	/* crash_core_64.c */
-	{ "NUMBER(kimage_voffset)", "aarch64", NULL },
-	{ "NUMBER(phys_ram_base)", "riscv64", NULL },
-	{ "SYMBOL(lowcore_ptr)", NULL, "s390x" },
-	{ "SYMBOL(mmu_psize_defs)", "powerpc64le", "powerpc64" },
-};
-
 /* The row a utsname.machine names in byte order e, or NULL. */
 static const struct dk_arch *
 machine_row(const char *m, enum dk_endian e)
@@ -961,61 +948,6 @@ out:
 /* ---------------------------------------------------------------------- */
 /* Notes and VMCOREINFO.                                                   */
 
-/* The KEY=value lines of VMCOREINFO text as attributes; its rows' hint. */
-static enum dk_status
-vmcoreinfo_attrs(struct dk_dump *d, const char *t, size_t n,
-    const struct dk_arch **hint, const char **hint_key, struct dk_err *err)
-{
-	size_t lines = 0;
-	char key[128], *val;
-
-	while (n > 0 && *t != '\0') {
-		size_t l = 0, eq;
-
-		while (l < n && t[l] != '\n' && t[l] != '\0')
-			l++;
-		for (eq = 0; eq < l && t[eq] != '='; eq++)
-			;
-		if (eq > 0 && eq < l && eq < sizeof(key)) {
-			if (++lines > KD_MAX_VMCI_LINES)
-				return dk_err_set(err, DK_ELIMIT, "%s: "
-				    "VMCOREINFO has more than %u lines",
-				    d->src.name, KD_MAX_VMCI_LINES);
-			memcpy(key, t, eq);
-			key[eq] = '\0';
-			if ((val = malloc(l - eq)) == NULL)
-				return dk_err_set(err, DK_ENOMEM, "%s: out of "
-				    "memory", d->src.name);
-			memcpy(val, t + eq + 1, l - eq - 1);
-			val[l - eq - 1] = '\0';
-			dk_add_attr_str(d, key, val, "VMCOREINFO");
-			if (strcmp(key, "OSRELEASE") == 0 &&
-			    dk_attr_find(d, "os_release") == NULL)
-				dk_add_attr_str(d, "os_release", val,
-				    "VMCOREINFO");
-			free(val);
-			for (size_t i = 0; *hint == NULL &&
-			    i < DK_ARRAY_LEN(vmci_keys); i++)
-				if (strcmp(key, vmci_keys[i].key) == 0) {
-					const char *r = d->info.endian ==
-					    DK_BE ? vmci_keys[i].row_be :
-					    vmci_keys[i].row;
-
-					*hint = r != NULL ? dk_arch_by_name(r) :
-					    NULL;
-					*hint_key = vmci_keys[i].key;
-				}
-		}
-		if (l == n)
-			break;
-		if (t[l] == '\0')
-			break;
-		t += l + 1;
-		n -= l + 1;
-	}
-	return DK_OK;
-}
-
 /* Read n bytes at off of part p into a new buffer (NUL-terminated). */
 static enum dk_status
 read_blob(struct kd_part *p, uint64_t off, uint64_t n, uint64_t max,
@@ -1097,7 +1029,7 @@ read_notes(struct dk_dump *d, struct kd_part *p, const struct dk_arch **nt_row,
 				have_vmci = 1;
 				dk_add_section(d, "vmcoreinfo", kd_phys(p,
 				    noff + nt.desc_off), nt.descsz, nt.descsz);
-				st = vmcoreinfo_attrs(d, (const char *)buf +
+				st = dk_vmcoreinfo_attrs(d, (const char *)buf +
 				    nt.desc_off, (size_t)nt.descsz, vi_row,
 				    vi_key, err);
 				if (st != DK_OK)
@@ -1127,7 +1059,7 @@ read_notes(struct dk_dump *d, struct kd_part *p, const struct dk_arch **nt_row,
 		if ((st = read_blob(p, voff, vsize, KD_MAX_VMCOREINFO,
 		    "VMCOREINFO", &buf, err)) != DK_OK)
 			return st;
-		st = vmcoreinfo_attrs(d, (const char *)buf, (size_t)vsize,
+		st = dk_vmcoreinfo_attrs(d, (const char *)buf, (size_t)vsize,
 		    vi_row, vi_key, err);
 		free(buf);
 	}

@@ -726,6 +726,7 @@ struct dk_format_check {
 /* The validators of the formats and containers (check_<name>.c). */
 extern const struct dk_format_check dk_md_check, dk_em_check,
 		    dk_elfcore_check, dk_sp64_check, dk_kdh_ck, dk_unz_ck;
+extern const struct dk_format_check dk_vmcore_check;
 
 struct dk_format_ops {
 	const char	*name;		/* stable id: "minidump" */
@@ -1018,6 +1019,7 @@ extern const struct dk_format_ops dk_fmt_sparc64;
 const struct dk_layout *const *dk_sp64_layouts(size_t *n);
 extern const struct dk_format_ops dk_fmt_elf;
 extern const struct dk_format_ops dk_fmt_kdump;
+extern const struct dk_format_ops dk_fmt_vmcore;
 /*
  * The kdump-compressed headers' layouts (fmt_kdump.c): "kdump-header-64",
  * "kdump-header-32", "kdump-sub-header-64", "-32", "-32pad"; *n their count.

@@ -11,12 +11,10 @@
  * these rows.
  *
  * makedumpfile's kdump-compressed and flattened files, once rows here,
- * are read by fmt_kdump.c.  The facts, from the writers' own definitions:
- *  - The Linux kernel's ELF vmcore (/proc/vmcore, makedumpfile -E, and
- *    a QEMU guest dump when the guest exports it) has a note named
- *    "VMCOREINFO" (type 0; include/linux/vmcore_info.h), and "CORE"
- *    NT_PRSTATUS notes, one per CPU (the kernel's crash notes); a QEMU
- *    dump without VMCOREINFO has the same NT_PRSTATUS notes.
+ * are read by fmt_kdump.c; the Linux kernel's ELF vmcore (a "VMCOREINFO"
+ * note, or "CORE" NT_PRSTATUS notes without process notes: /proc/vmcore,
+ * makedumpfile -E, QEMU dump-guest-memory), once two rows here, by
+ * fmt_vmcore.c.  The facts, from the writers' own definitions:
  *  - A Linux process core (fs/binfmt_elf.c) has "CORE" notes
  *    NT_PRSTATUS, NT_PRPSINFO, NT_SIGINFO, NT_AUXV and NT_FILE; a
  *    FreeBSD one (sys/kern/imgact_elf.c) notes named "FreeBSD",
@@ -36,7 +34,6 @@
 #define	RK_HEAD			512	/* bytes a magic row may look at */
 #define	RK_MAX_PHDRS		4096	/* program headers searched for notes */
 #define	RK_MAX_NOTES		65536	/* notes walked in all */
-#define	RK_NT_PRSTATUS		1
 #define	RK_NT_PRPSINFO		3
 #define	RK_NT_AUXV		6
 #define	RK_NT_FILE		0x46494c45u	/* "FILE" */
@@ -67,17 +64,11 @@ struct rk_sig {
 	const char	*hint;		/* what reads it instead, or NULL */
 };
 
-#define	RK_CRASH	"crash reads it with the kernel's vmlinux"
-
 /*
  * THE list, in order of precedence: the first row that matches names
- * the dump (a kernel core's VMCOREINFO before anything else; a process
- * core's notes before the NT_PRSTATUS that every core has).
+ * the dump.
  */
 static const struct rk_sig unread[] = {
-	{ "a Linux kernel ELF core, as /proc/vmcore, makedumpfile -E and "
-	  "QEMU guest dumps are",
-	  RK_NOTE, NULL, 0, "VMCOREINFO", { { 0, NULL } }, 0, NULL, RK_CRASH },
 	{ "a FreeBSD process core, a program's core dump rather than the "
 	  "kernel's",
 	  RK_NOTE, NULL, 0, "FreeBSD", { { RK_NT_PRPSINFO, "NT_PRPSINFO" } },
@@ -87,10 +78,6 @@ static const struct rk_sig unread[] = {
 	  RK_NOTE, NULL, 0, "CORE", { { RK_NT_PRPSINFO, "NT_PRPSINFO" },
 	  { RK_NT_AUXV, "NT_AUXV" }, { RK_NT_FILE, "NT_FILE" } }, 3, NULL,
 	  "gdb reads it with the program" },
-	{ "a Linux-style ELF kernel core with neither VMCOREINFO nor process "
-	  "notes, as QEMU dump-guest-memory writes it",
-	  RK_NOTE, NULL, 0, "CORE", { { RK_NT_PRSTATUS, "NT_PRSTATUS" } }, 1,
-	  NULL, RK_CRASH },
 };
 
 /*

@@ -23,6 +23,7 @@ FUZZ_TARGETS	+= fuzz_sparc64
 FUZZ_TARGETS	+= fuzz_elf_layer
 FUZZ_TARGETS	+= fuzz_kdump
 FUZZ_TARGETS	+= fuzz_kthreads
+FUZZ_TARGETS	+= fuzz_vmcore
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_ARGS	?=

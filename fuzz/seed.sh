@@ -19,6 +19,8 @@
 # (--arch from the seed's name, which is the row's; the regress-* seeds
 # are amd64).  A seed dumpconv refuses is skipped and reported.
 #
+# fuzz/corpus/vmcore: heads of the real vmcores of tests/data/vmcore.
+#
 # fuzz/corpus/kernel_elf: the first 64 bytes of /bin/true and of objects
 # that clang compiles for several targets, and a few hand-made headers.
 set -eu
@@ -217,3 +219,14 @@ b += b'dumpkit\0' + bytes([1, 2, 3, 4])
 open(sys.argv[1], 'wb').write(b)
 EOF
 echo "seed: $el: $(ls "$el" | wc -l) ELF headers, notes and section headers"
+
+# fuzz/corpus/vmcore: the first 16 KiB of each real Linux ELF vmcore of
+# tests/data/vmcore (QEMU of six architectures, paging with PN_XNUM, the
+# kernel's /proc/vmcore, makedumpfile -E), and the smallest one whole.
+vc=fuzz/corpus/vmcore
+mkdir -p "$vc"
+for x in tests/data/vmcore/*.xz; do
+	xz -dc "$x" | head -c 16384 > "$vc/$(basename "$x" .xz).head16k"
+done
+xz -dc tests/data/vmcore/x86_64-fw-part.elf.xz > "$vc/x86_64-fw-part.elf"
+echo "seed: $vc: $(ls "$vc" | wc -l) real vmcore heads"

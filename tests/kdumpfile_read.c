@@ -2,7 +2,7 @@
  * kdumpfile_read -- read a portable ELF minidump with libkdumpfile and
  * compare what it reads with what dumpkit reads from the source dump.
  *
- *	kdumpfile_read [-n COUNT] [-s SEED] [-a ARCH] PORTABLE SOURCE
+ *	kdumpfile_read [-e] [-n COUNT] [-s SEED] [-a ARCH] PORTABLE SOURCE
  *
  * COUNT (default 1,000) random physical addresses are chosen from the
  * PT_LOAD segments of PORTABLE, found with libelf (not with dumpkit),
@@ -18,6 +18,11 @@
  * KDUMP_KVADDR, and those libkdumpfile reads are compared with
  * dk_read_va() on SOURCE (it reads some through p_vaddr and asks its own
  * page-table code, which needs a Linux description, for the others).
+ *
+ * With -e, PORTABLE and SOURCE are a Linux ELF vmcore (the same file, or
+ * two): every PT_LOAD is physical memory at p_paddr, and, where its
+ * p_vaddr is neither 0 nor p_paddr, kernel virtual memory too; only the
+ * bytes the file holds are picked (a truncated vmcore).
  *
  * Each space is read through a context of its own.  Where libkdumpfile
  * has no page size for the architecture (it takes it from a Linux
@@ -38,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dumpkit.h"
@@ -47,7 +53,7 @@
 #define	MAXLEN		64
 
 struct seg {
-	uint64_t	paddr, vaddr, size, align;
+	uint64_t	paddr, vaddr, size, align, off;
 	int		virt;
 };
 
@@ -55,6 +61,8 @@ struct ctx {
 	struct seg	*seg;
 	size_t		 nseg;
 	uint64_t	 nphys;
+	int		 vmcore;	/* -e: a Linux ELF vmcore */
+	uint64_t	 fsize;		/* its size in bytes */
 	uint64_t	 rng;
 	kdump_ctx_t	*kd;
 	struct dk_dump	*src;
@@ -95,7 +103,7 @@ load_segments(struct ctx *c)
 		    elf_errmsg(-1));
 		goto out;
 	}
-	c->seg = calloc(nph ? nph : 1, sizeof(*c->seg));
+	c->seg = calloc(nph ? 2 * nph : 1, sizeof(*c->seg));
 	if (c->seg == NULL)
 		goto out;
 	for (size_t i = 0; i < nph; i++) {
@@ -131,12 +139,31 @@ load_segments(struct ctx *c)
 		 */
 		if (ph.p_type != PT_LOAD || ++nload == 0 || ph.p_filesz == 0)
 			continue;
+		if (c->vmcore) {
+			if (ph.p_offset >= c->fsize)
+				continue;
+			if (ph.p_filesz > c->fsize - ph.p_offset)
+				ph.p_filesz = c->fsize - ph.p_offset;
+		}
+		c->seg[c->nseg].off = ph.p_offset;
 		c->seg[c->nseg].paddr = ph.p_paddr;
 		c->seg[c->nseg].vaddr = ph.p_vaddr;
 		c->seg[c->nseg].size = ph.p_filesz;
 		c->seg[c->nseg].align = ph.p_align;
 		c->seg[c->nseg].virt = nload > c->nphys;
 		c->nseg++;
+	}
+	if (c->vmcore) {
+		/* Physical all; then the virtual views of those with one. */
+		size_t np = c->nseg;
+
+		c->nphys = np;
+		for (size_t i = 0; i < np; i++)
+			if (c->seg[i].vaddr != 0 &&
+			    c->seg[i].vaddr != c->seg[i].paddr) {
+				c->seg[c->nseg] = c->seg[i];
+				c->seg[c->nseg++].virt = 1;
+			}
 	}
 	rc = c->nseg > 0 ? 0 : -1;
 	if (rc != 0)
@@ -283,10 +310,14 @@ open_kd(struct ctx *c, int kphys, int *fd, char *note, size_t notesz)
 	note[0] = '\0';
 	if (kdump_get_number_attr(kd, KDUMP_ATTR_PAGE_SIZE, &ps) !=
 	    KDUMP_OK) {
-		(void)kdump_set_number_attr(kd, KDUMP_ATTR_PAGE_SIZE,
-		    c->seg[0].align);
-		snprintf(note, notesz, " (arch.page_size set to p_align %ju)",
-		    (uintmax_t)c->seg[0].align);
+		uint64_t al = c->seg[0].align;
+
+		/* QEMU writes p_align 0: the ELF reader's page is then 4 KiB. */
+		if (al == 0 || (al & (al - 1)) != 0)
+			al = 4096;
+		(void)kdump_set_number_attr(kd, KDUMP_ATTR_PAGE_SIZE, al);
+		snprintf(note, notesz, " (arch.page_size set to %ju%s)",
+		    (uintmax_t)al, al == c->seg[0].align ? ", p_align" : "");
 	}
 	(void)kdump_get_string_attr(kd, KDUMP_ATTR_ARCH_NAME, &arch);
 	if (kphys)
@@ -311,8 +342,11 @@ main(int argc, char **argv)
 	char note[96];
 	int n = 1000, ch, fd, fail = 0, r;
 
-	while ((ch = getopt(argc, argv, "n:s:a:")) != -1)
+	while ((ch = getopt(argc, argv, "n:s:a:e")) != -1)
 		switch (ch) {
+		case 'e':
+			c.vmcore = 1;
+			break;
 		case 'n':
 			n = atoi(optarg);
 			break;
@@ -328,6 +362,12 @@ main(int argc, char **argv)
 	if (argc - optind != 2 || n <= 0)
 		goto usage;
 	c.path = argv[optind];
+	{
+		struct stat sb;
+
+		if (stat(c.path, &sb) == 0)
+			c.fsize = (uint64_t)sb.st_size;
+	}
 	if (load_segments(&c) != 0)
 		return 2;
 	if (dk_open(argv[optind + 1], &o, &c.src, &err) != DK_OK) {
@@ -357,7 +397,7 @@ main(int argc, char **argv)
 	free(c.seg);
 	return fail;
 usage:
-	fprintf(stderr, "usage: kdumpfile_read [-n COUNT] [-s SEED] "
+	fprintf(stderr, "usage: kdumpfile_read [-e] [-n COUNT] [-s SEED] "
 	    "[-a ARCH] PORTABLE SOURCE\n");
 	return 3;
 }

@@ -40,6 +40,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-fullelf
 	@$(MAKE) --no-print-directory check-compress
 	@$(MAKE) --no-print-directory check-kdh
+	@$(MAKE) --no-print-directory check-vmcore
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
@@ -92,6 +93,13 @@ check-compress: all
 check-kdh: all
 	@B=$(B) bash tests/kdh.sh
 
+# Real Linux ELF vmcores (QEMU, the kernel, makedumpfile -E) against
+# readelf, eu-readelf and libkdumpfile (tests/vmcore.sh).
+.PHONY: check-vmcore
+check-vmcore: all
+	@$(MAKE) --no-print-directory $(KDUMPFILE_READ) || true
+	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore.sh
+
 # Header layouts across ABIs (issue 7): dumplayout end to end
 # (tests/layout.sh), then the compiler oracle (tests/layout_oracle.sh)
 # on the ABIs CI installs compilers for; `make check-cross` runs it on
@@ -128,7 +136,7 @@ check-fresh:
 #    tcase_set_timeout()'s too, multiplied by CK_TIMEOUT_MULTIPLIER.
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
-	      check-fullelf check-compress check-kdh check-install \
+	      check-fullelf check-compress check-kdh check-vmcore check-install \
 	      check-layout check-cross fuzz-replay check-kthreads
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60

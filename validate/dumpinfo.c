@@ -640,6 +640,104 @@ summary_read(struct dk_dump *d, const struct opts *o, struct summary *s)
 	gather(d, s->have_si ? &s->si : NULL, &s->scan, &s->facts);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Linux dumps: producer, quirks, CPUs (the vmcore reader's attributes).    */
+
+/* Attribute name's number, or def. */
+static uint64_t
+attr_num(struct dk_dump *d, const char *name, uint64_t def)
+{
+	const struct dk_attr *a = dk_attr_find(d, name);
+
+	return a != NULL && a->type != DK_ATTR_STRING ? a->num : def;
+}
+
+/* The number of VMCOREINFO keys among the attributes. */
+static size_t
+vmcoreinfo_keys(struct dk_dump *d)
+{
+	const struct dk_attr *a;
+	size_t n = 0;
+
+	for (size_t i = 0; (a = dk_attr(d, i)) != NULL; i++)
+		n += strcmp(a->source, "VMCOREINFO") == 0 &&
+		    strcmp(a->name, "os_release") != 0 &&
+		    strcmp(a->name, "dump_time") != 0;
+	return n;
+}
+
+static void
+linux_text(struct dk_dump *d)
+{
+	const struct dk_attr *p = dk_attr_find(d, "producer");
+	const struct dk_attr *q = dk_attr_find(d, "quirks");
+	const struct dk_attr *r = dk_attr_find(d, "os_release");
+	uint64_t n = attr_num(d, "cpus", 0);
+	char name[48];
+
+	if (p == NULL)
+		return;
+	printf("producer:     %s (quirks: %s)\n", p->str, q != NULL ? q->str :
+	    "none");
+	printf("os release:   %s\n", r != NULL ? r->str : "unknown");
+	printf("vmcoreinfo:   %zu keys\n", vmcoreinfo_keys(d));
+	printf("cpus:         %ju\n", (uintmax_t)n);
+	for (uint64_t i = 0; i < n && i < 64; i++) {
+		static const char *const f[] = { "pid", "pc", "sp" };
+		uint64_t v[3];
+
+		snprintf(name, sizeof(name), "cpu.%ju.pc", (uintmax_t)i);
+		if (dk_attr_find(d, name) == NULL)
+			continue;
+		for (size_t k = 0; k < 3; k++) {
+			snprintf(name, sizeof(name), "cpu.%ju.%s",
+			    (uintmax_t)i, f[k]);
+			v[k] = attr_num(d, name, 0);
+		}
+		printf("  cpu %-3ju     pid %ju pc %#jx sp %#jx\n", (uintmax_t)i,
+		    (uintmax_t)v[0], (uintmax_t)v[1], (uintmax_t)v[2]);
+	}
+}
+
+static void
+linux_json(struct json *j, struct dk_dump *d)
+{
+	const struct dk_attr *p = dk_attr_find(d, "producer");
+	const struct dk_attr *q = dk_attr_find(d, "quirks");
+	uint64_t n = attr_num(d, "cpus", 0);
+	char name[48];
+
+	if (p == NULL) {
+		json_str(j, "linux", NULL);
+		return;
+	}
+	json_begin(j, "linux", 0);
+	json_str(j, "producer", p->str);
+	json_str(j, "quirks", q != NULL ? q->str : NULL);
+	json_u64(j, "vmcoreinfo_keys", vmcoreinfo_keys(d));
+	json_begin(j, "cpus", 1);
+	for (uint64_t i = 0; i < n; i++) {
+		static const char *const f[] = { "pid", "pc", "sp" };
+
+		snprintf(name, sizeof(name), "cpu.%ju.pc", (uintmax_t)i);
+		if (dk_attr_find(d, name) == NULL)
+			continue;
+		json_begin(j, NULL, 0);
+		json_u64(j, "cpu", i);
+		for (size_t k = 0; k < 3; k++) {
+			snprintf(name, sizeof(name), "cpu.%ju.%s",
+			    (uintmax_t)i, f[k]);
+			if (k == 0)
+				json_u64(j, f[k], attr_num(d, name, 0));
+			else
+				json_hex(j, f[k], attr_num(d, name, 0));
+		}
+		json_end(j, 0);
+	}
+	json_end(j, 1);
+	json_end(j, 0);
+}
+
 static void
 print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 {
@@ -659,7 +757,12 @@ print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 	printf("architecture: %s (decided by %s: %s)\n", in->arch,
 	    decided_name(in->arch_by), in->arch_why);
 	printf("byte order:   %s\n", tool_endian_name(in->endian));
-	printf("page size:    %u\n", in->page_size);
+	if (in->page_size == 0 && dk_attr_find(d, "page_size_source") != NULL)
+		printf("page size:    unknown (%s)\n",
+		    dk_attr_find(d, "page_size_source")->str);
+	else
+		printf("page size:    %u\n", in->page_size);
+	linux_text(d);
 	printf("kernel map:   %#jx - %#jx\n", (uintmax_t)in->kernbase,
 	    (uintmax_t)in->kva_end);
 	if ((w = dk_window_find(d, DK_WIN_DIRECT_MAP)) != NULL)
@@ -790,6 +893,7 @@ print_json(struct dk_dump *d, struct summary *s)
 	json_str(&j, "arch_reason", in->arch_why);
 	json_str(&j, "byte_order", tool_endian_name(in->endian));
 	json_u64(&j, "page_size", in->page_size);
+	linux_json(&j, d);
 	json_hex(&j, "kernbase", in->kernbase);
 	json_hex(&j, "kva_end", in->kva_end);
 	if ((w = dk_window_find(d, DK_WIN_DIRECT_MAP)) != NULL) {

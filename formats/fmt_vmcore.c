@@ -1,0 +1,1152 @@
+/*
+ * fmt_vmcore.c -- Linux ELF vmcores (issue 13): the kernel's /proc/vmcore
+ * as kdump saves it, makedumpfile -E, and QEMU's dump-guest-memory ELF.
+ *
+ * An ET_CORE of the crashed machine's class and byte order (EI_OSABI 0),
+ * PT_NOTE segments (a CORE NT_PRSTATUS per CPU; VMCOREINFO where the
+ * kernel exported it; QEMU's own CPU-state notes, s390x's LINUX notes)
+ * and PT_LOADs whose p_paddr is the machine-physical address and p_vaddr
+ * a kernel virtual address where the writer knew one.  What the writers
+ * do that the ELF rules do not say, each seen in real files
+ * (shared/real-dumps/README.md) and each named in the "quirks" attribute:
+ *  - QEMU 7.x: e_ehsize 8 (ehsize); section headers (NULL, .shstrtab) at
+ *    offset 64 with the program headers after them (shdr-first); on a
+ *    big-endian guest the .shstrtab header in the host's byte order
+ *    (shstrtab-swapped); ELFCLASS64 with EM_386 and 32-bit NT_PRSTATUS
+ *    notes for x86 CPUs not in long mode (elf64-em386); paging dumps of
+ *    more than 65,534 program headers (pn-xnum: e_phnum PN_XNUM, the
+ *    count in section 0's sh_info) whose PT_LOADs share p_offset and
+ *    p_paddr by the thousand (aliases), some with non-canonical p_vaddr
+ *    (non-canonical); no VMCOREINFO unless the guest exported it.
+ *  - The kernel: the kernel-text PT_LOAD inside the direct-map one, the
+ *    same physical bytes twice at two offsets (overlap).
+ *  - makedumpfile -E: p_memsz > p_filesz, the filtered pages of the tail
+ *    left out (excluded).
+ *  - A file cut short: PT_LOADs past its end (truncated).
+ *
+ * The ELF header's e_ehsize and the section headers are not needed and
+ * not trusted (section 0 is read for PN_XNUM only).  The program headers
+ * are read in chunks and the PT_LOADs indexed once, sorted: physical
+ * pieces (disjoint, by p_paddr; where segments overlap the first program
+ * header's bytes are the dump's, and the overlap is counted as an alias
+ * when both put the address at the same file offset, else as an overlap,
+ * which dumpcheck compares byte by byte), and virtual pieces by p_vaddr.
+ * Memory and time are so proportional to the program headers, n log n.
+ *
+ * Physical reads are machine-physical, by p_paddr; an address in no
+ * PT_LOAD, past a p_filesz or past the end of a truncated file is
+ * DK_ENOTDUMPED naming the segment and the range, never zeros.  The
+ * physical ranges (dk_phys_range) are the union of the segments'
+ * [p_paddr, p_paddr + p_filesz), the runs those of them the file holds.
+ * Kernel virtual addresses go through the p_vaddr of the segments that
+ * carry one (p_vaddr != p_paddr), else dk_linux_kvtop (linux.h).
+ *
+ * ELF segments are byte-addressed: physical reads need no page size.  The
+ * page size reported is VMCOREINFO's PAGESIZE, else the architecture's
+ * where Linux has one only, else 0 (unknown: aarch64 and ppc64 without
+ * VMCOREINFO), and the attribute page_size_source says which, and what
+ * an unknown one leaves undone.  The reads' own granule (the
+ * library's d->page_size) is the largest power of two, at most the page
+ * size, that every segment boundary is a multiple of.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "dkelf.h"
+#include "linux.h"
+#include "private.h"
+
+#define	VMC_MAX_PHNUM		(1u << 24)	/* program headers read */
+#define	VMC_PH_CHUNK		(1u << 20)	/* their bytes per read */
+#define	VMC_PROBE_PHDRS		4096u	/* searched for notes by the probe */
+#define	VMC_PROBE_NOTES		256u
+#define	VMC_MAX_NOTE_DESC	(1u << 20)	/* a descriptor read whole */
+#define	VMC_MAX_CPUS		4096u		/* CPUs given attributes */
+#define	VMC_GRANULE_MAX		(1u << 12)	/* the reads' granule */
+#define	VMC_GRANULE_MIN		64u	/* dumpcheck hashes 64-byte blocks */
+#define	VMC_NT_PRSTATUS		1
+#define	VMC_NT_PRPSINFO		3
+#define	VMC_NT_AUXV		6
+#define	VMC_NT_FILE		0x46494c45u
+#define	VMC_SHT_STRTAB		3u
+
+/* A piece of memory: [addr, addr + len) at file offset off (and pa). */
+struct vmc_piece {
+	uint64_t	addr;
+	uint64_t	len;
+	uint64_t	off;
+	uint64_t	pa;		/* virtual pieces: PA of addr */
+	uint64_t	ph;		/* its program header's index */
+};
+
+/* A physical range the dump does not hold, and why. */
+enum { VMC_EXCLUDED = 1, VMC_PAST_EOF, VMC_UNALIGNED };
+struct vmc_hole {
+	uint64_t	pa;
+	uint64_t	len;
+	uint64_t	ph;
+	int		why;
+};
+
+struct dk_vmcore {
+	unsigned	 cls;
+	enum dk_endian	 e;
+	uint64_t	 phoff, phnum;
+	struct vmc_piece *phys;		/* sorted, disjoint, in the file */
+	size_t		 nphys;
+	struct vmc_piece *virt;		/* sorted by addr, disjoint */
+	size_t		 nvirt;
+	struct vmc_hole	*hole;		/* sorted by pa */
+	size_t		 nhole;
+	uint64_t	 nload, naliases, noverlaps, nnoncanon, nexcluded;
+	uint64_t	 missing;	/* bytes past the end of the file */
+	char		 quirks[256];
+};
+
+static struct dk_vmcore *
+vmc(const struct dk_dump *d)
+{
+	return d->priv;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Probe: a Linux kernel's ELF core, by its notes.                         */
+
+/* A note's name is s (NUL included or not)? */
+static int
+note_is(const struct dk_note *n, const char *s)
+{
+	size_t l = strlen(s);
+
+	return n->have_name && (n->namesz == l || n->namesz == l + 1) &&
+	    memcmp(n->name, s, l) == 0;
+}
+
+int
+dk_vmcore_is(const struct dk_src *src)
+{
+	uint8_t eh[64] = { 0 };
+	unsigned cls;
+	enum dk_endian e;
+	struct dk_ehdr h;
+	struct dk_err err;
+	uint64_t phnum, notes = 0;
+	int kernel = 0, vmci = 0, proc = 0;
+
+	if (src->size < 52 || dk_src_pread(src, eh, src->size < 64 ?
+	    (size_t)src->size : 64, 0, "ELF header", &err) != DK_OK)
+		return 0;
+	cls = eh[EI_CLASS];
+	if (!dk_elf_magic(eh) || (cls != ELFCLASS32 && cls != ELFCLASS64) ||
+	    (eh[EI_DATA] != ELFDATA2LSB && eh[EI_DATA] != ELFDATA2MSB) ||
+	    eh[EI_OSABI] == ELFOSABI_STANDALONE ||
+	    eh[EI_OSABI] == ELFOSABI_FREEBSD)
+		return 0;
+	e = dk_elf_endian(eh);
+	dk_ehdr_decode(eh, cls, e, &h);
+	if (h.type != ET_CORE || h.phentsize != dk_elf_size(DK_ELF_PHDR, cls) ||
+	    dk_elf_phnum(src, &h, &phnum, &err) != DK_OK)
+		return 0;
+	if (phnum > VMC_PROBE_PHDRS)
+		phnum = VMC_PROBE_PHDRS;
+	for (uint64_t i = 0; i < phnum && notes < VMC_PROBE_NOTES; i++) {
+		struct dk_note_iter it;
+		struct dk_phdr ph;
+		struct dk_note nt;
+
+		if (dk_phdr_read(src, h.phoff + i * h.phentsize, cls, e, &ph,
+		    "program header", &err) != DK_OK)
+			break;
+		if (ph.type != PT_NOTE)
+			continue;
+		dk_note_iter_init(&it, src, ph.offset, ph.offset + ph.filesz, e,
+		    "the PT_NOTE segment");
+		while (notes++ < VMC_PROBE_NOTES &&
+		    dk_note_next(&it, &nt, &err) == DK_OK) {
+			if (note_is(&nt, "CORE") && (nt.type ==
+			    VMC_NT_PRPSINFO || nt.type == VMC_NT_AUXV ||
+			    nt.type == VMC_NT_FILE))
+				proc = 1;
+			if (note_is(&nt, "VMCOREINFO"))
+				vmci = 1;
+			if (note_is(&nt, "QEMU") || (note_is(&nt, "CORE") &&
+			    nt.type == VMC_NT_PRSTATUS))
+				kernel = 1;
+		}
+	}
+	/* A process core, unless VMCOREINFO says a kernel's (/proc/kcore). */
+	return vmci || (kernel && !proc);
+}
+
+static enum dk_status
+vmc_probe(const struct dk_src *src, struct dk_err *err)
+{
+	(void)err;
+	return dk_vmcore_is(src) ? DK_OK : DK_NOMATCH;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The architecture, the CPUs' registers.                                  */
+
+/*
+ * A Linux struct elf_prstatus per architecture: its size, the word size
+ * of its fields, and which words of pr_reg (at 112 in a 64-bit one, 72
+ * in a 32-bit one; pr_pid at 32 or 24) are the PC and the SP
+ * (user_regs_struct, user_pt_regs, s390_regs, pt_regs).  x86 rows share
+ * a group: QEMU writes 32-bit notes for CPUs not in long mode.
+ */
+static const struct vmc_prs {
+	const char	*row;
+	const char	*group;
+	uint32_t	 size;
+	uint8_t		 long_size;
+	uint8_t		 pc, sp;
+} prs[] = {
+	{ "amd64", "x86", 336, 8, 16, 19 },	/* rip, rsp */
+	{ "i386", "x86", 144, 4, 12, 15 },	/* eip, esp */
+	{ "aarch64", NULL, 392, 8, 32, 31 },	/* pc, sp */
+	{ "riscv64", NULL, 376, 8, 0, 2 },	/* pc, sp */
+	{ "powerpc64", NULL, 504, 8, 32, 1 },	/* nip, gpr1 */
+	{ "powerpc64le", NULL, 504, 8, 32, 1 },
+	{ "s390x", NULL, 336, 8, 1, 17 },	/* psw.addr, gpr15 */
+	{ "arm", NULL, 148, 4, 15, 13 },	/* r15, r13 */
+	{ "armeb", NULL, 148, 4, 15, 13 },
+};
+
+/* The NT_PRSTATUS layout of row a for a descriptor of size bytes. */
+static const struct vmc_prs *
+prs_of(const struct dk_arch *a, uint64_t size)
+{
+	const char *group = NULL;
+
+	for (size_t i = 0; i < DK_ARRAY_LEN(prs); i++)
+		if (strcmp(prs[i].row, a->name) == 0) {
+			if (prs[i].size == size)
+				return &prs[i];
+			group = prs[i].group;
+		}
+	for (size_t i = 0; group != NULL && i < DK_ARRAY_LEN(prs); i++)
+		if (prs[i].group != NULL && strcmp(prs[i].group, group) == 0 &&
+		    prs[i].size == size)
+			return &prs[i];
+	return NULL;
+}
+
+/* Linux's one page size on the architectures that have one. */
+static const struct {
+	const char	*row;
+	uint32_t	 page_size;
+} arch_pages[] = {
+	{ "amd64", 4096 }, { "i386", 4096 }, { "s390x", 4096 },
+	{ "riscv64", 4096 }, { "arm", 4096 }, { "armeb", 4096 },
+};
+
+/*
+ * The row of e_machine in the file's byte order: of the file's class if
+ * one is (kexec writes 32-bit headers for some 64-bit kernels too), else
+ * of either class (QEMU's ELFCLASS64 EM_386).
+ */
+static const struct dk_arch *
+machine_row(unsigned machine, unsigned cls, enum dk_endian e, int *other)
+{
+	const struct dk_arch *a, *any = NULL;
+
+	for (size_t i = 0; (a = dk_arch_at(i)) != NULL; i++) {
+		if (a->elf_machine != machine || a->endian != e)
+			continue;
+		if (a->elf_class == cls) {
+			*other = 0;
+			return a;
+		}
+		if (any == NULL)
+			any = a;
+	}
+	*other = any != NULL;
+	return any;
+}
+
+static enum dk_status
+choose_row(struct dk_dump *d, const struct dk_ehdr *h,
+    const struct dk_open_opts *o, struct dk_err *err)
+{
+	unsigned cls = h->ident[EI_CLASS];
+	const struct dk_arch *want;
+	int other;
+
+	d->arch = machine_row((unsigned)h->machine, cls, d->info.endian,
+	    &other);
+	if (d->arch == NULL)
+		return dk_err_at(err, DK_EUNSUP, d->src.name, dk_elf_off(
+		    DK_E_MACHINE, cls), "e_machine %ju (ELFCLASS%u, %s-endian):"
+		    " no architecture dumpkit knows", (uintmax_t)h->machine,
+		    cls == ELFCLASS64 ? 64 : 32, d->info.endian == DK_BE ?
+		    "big" : "little");
+	d->info.arch_by = DK_BY_HEADER;
+	snprintf(d->arch_why, sizeof(d->arch_why), "the vmcore's ELF header "
+	    "(e_machine %ju, class %u, data %u%s)", (uintmax_t)h->machine, cls,
+	    h->ident[EI_DATA], other ? ", the machine's other class: as QEMU "
+	    "writes x86 CPUs not in long mode" : "");
+	if (o != NULL && o->arch != NULL) {
+		if ((want = dk_arch_by_name(o->arch)) == NULL)
+			return dk_err_set(err, DK_EINVAL, "unknown "
+			    "architecture '%s'", o->arch);
+		if (want != d->arch)
+			return dk_err_at(err, DK_EINVAL, d->src.name, 0, "the "
+			    "vmcore's ELF header says %s, not %s (--arch)",
+			    d->arch->name, want->name);
+		d->info.arch_by = DK_BY_OPTION;
+		snprintf(d->arch_why, sizeof(d->arch_why), "--arch %s, as the "
+		    "vmcore's ELF header says", o->arch);
+	}
+	return DK_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Notes.                                                                  */
+
+/* Linux's note types dumpkit names, by owner. */
+static const struct {
+	const char	*owner;
+	uint32_t	 type;
+	const char	*name;
+} note_names[] = {
+	{ "CORE", 1, "NT_PRSTATUS" }, { "CORE", 2, "NT_FPREGSET" },
+	{ "CORE", 3, "NT_PRPSINFO" }, { "CORE", 0x202, "NT_X86_XSTATE" },
+	{ "CORE", 0x100, "NT_PPC_VMX" }, { "CORE", 0x102, "NT_PPC_VSX" },
+	{ "LINUX", 0x100, "NT_PPC_VMX" }, { "LINUX", 0x102, "NT_PPC_VSX" },
+	{ "LINUX", 0x300, "NT_S390_HIGH_GPRS" },
+	{ "LINUX", 0x301, "NT_S390_TIMER" },
+	{ "LINUX", 0x302, "NT_S390_TODCMP" },
+	{ "LINUX", 0x303, "NT_S390_TODPREG" },
+	{ "LINUX", 0x304, "NT_S390_CTRS" },
+	{ "LINUX", 0x305, "NT_S390_PREFIX" },
+	{ "LINUX", 0x309, "NT_S390_VXRS_LOW" },
+	{ "LINUX", 0x30a, "NT_S390_VXRS_HIGH" },
+	{ "LINUX", 0x30b, "NT_S390_GS_CB" }, { "LINUX", 0x400, "NT_ARM_VFP" },
+	{ "QEMU", 0, "CPU state" }, { "VMCOREINFO", 0, "VMCOREINFO" },
+};
+
+/* What the note walk counts and lists. */
+struct vmc_notes {
+	char		 list[1024];	/* "CORE NT_PRSTATUS x2, ..." */
+	struct {
+		char	 key[48];
+		uint64_t n;
+	} seen[24];
+	size_t		 nseen;
+	uint64_t	 ncpu, nqemu;
+	int		 have_vmci;
+	int		 failed;	/* a walk failed: notes_error says */
+	struct dk_err	 err;
+	const struct dk_arch *vi_row;
+	const char	*vi_key;
+};
+
+/* Count one note of owner and type in n's list. */
+static void
+notes_count(struct vmc_notes *n, const struct dk_note *nt)
+{
+	const char *owner = nt->have_name ? (const char *)nt->name : "?";
+	char key[48];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%.20s %#jx", owner, (uintmax_t)nt->type);
+	for (i = 0; i < DK_ARRAY_LEN(note_names); i++)
+		if (note_is(nt, note_names[i].owner) &&
+		    nt->type == note_names[i].type) {
+			snprintf(key, sizeof(key), "%s %s", note_names[i].owner,
+			    note_names[i].name);
+			break;
+		}
+	for (i = 0; i < n->nseen; i++)
+		if (strcmp(n->seen[i].key, key) == 0)
+			break;
+	if (i == n->nseen) {
+		if (n->nseen == DK_ARRAY_LEN(n->seen))
+			return;
+		memcpy(n->seen[n->nseen++].key, key, sizeof(key));
+	}
+	n->seen[i].n++;
+}
+
+static void
+cpu_attr(struct dk_dump *d, uint64_t cpu, const char *what, uint64_t v,
+    const char *source)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "cpu.%ju.%s", (uintmax_t)cpu, what);
+	dk_add_attr_num(d, name, DK_ATTR_NUMBER, v, source);
+}
+
+/* An NT_PRSTATUS's pid, PC and SP as attributes of CPU n->ncpu. */
+static void
+note_prstatus(struct dk_dump *d, struct vmc_notes *n, const uint8_t *b,
+    uint64_t size)
+{
+	const struct vmc_prs *p = prs_of(d->arch, size);
+	unsigned ls, reg;
+
+	if (n->ncpu++ >= VMC_MAX_CPUS)
+		return;
+	if (p == NULL) {
+		cpu_attr(d, n->ncpu - 1, "prstatus_size", size, "NT_PRSTATUS");
+		return;
+	}
+	ls = p->long_size;
+	reg = ls == 8 ? 112 : 72;
+	cpu_attr(d, n->ncpu - 1, "pid", dec_uint(b + (ls == 8 ? 32 : 24), 4,
+	    d->info.endian), "NT_PRSTATUS");
+	cpu_attr(d, n->ncpu - 1, "pc", dec_uint(b + reg + p->pc * ls, ls,
+	    d->info.endian), "NT_PRSTATUS");
+	cpu_attr(d, n->ncpu - 1, "sp", dec_uint(b + reg + p->sp * ls, ls,
+	    d->info.endian), "NT_PRSTATUS");
+}
+
+/*
+ * QEMU's x86 CPU state (target/i386/arch_dump.c, QEMUCPUState): version
+ * and size, 16 general registers, rip, rflags, 10 segments of 24 bytes,
+ * cr[5]: cr3 (the page-table root) is at 416.
+ */
+static void
+note_qemu(struct dk_dump *d, struct vmc_notes *n, const uint8_t *b,
+    uint64_t size)
+{
+	if (n->nqemu++ >= VMC_MAX_CPUS || size < 424)
+		return;
+	cpu_attr(d, n->nqemu - 1, "cr3", dec_uint(b + 416, 8, d->info.endian),
+	    "QEMU note");
+}
+
+/* Walk the notes of one PT_NOTE segment [off, off + size). */
+static enum dk_status
+walk_notes(struct dk_dump *d, struct vmc_notes *n, uint64_t off,
+    uint64_t size, struct dk_err *err)
+{
+	struct dk_note_iter it;
+	struct dk_note nt;
+	enum dk_status st;
+	uint8_t *b = NULL;
+
+	dk_add_section(d, "notes", off, size, size);
+	dk_note_iter_init(&it, &d->src, off, off + size, d->info.endian,
+	    "the PT_NOTE segment");
+	while ((st = dk_note_next(&it, &nt, &n->err)) == DK_OK) {
+		int prstatus = note_is(&nt, "CORE") &&
+		    nt.type == VMC_NT_PRSTATUS;
+		int qemu = note_is(&nt, "QEMU") && nt.type == 0;
+		int vmci = note_is(&nt, "VMCOREINFO") && !n->have_vmci;
+
+		notes_count(n, &nt);
+		if (!prstatus && !qemu && !vmci)
+			continue;
+		if (nt.descsz > VMC_MAX_NOTE_DESC) {
+			st = dk_err_at(&n->err, DK_ELIMIT, d->src.name, nt.off,
+			    "a note's descriptor of %#jx bytes is larger than "
+			    "the %#x dumpkit reads", (uintmax_t)nt.descsz,
+			    VMC_MAX_NOTE_DESC);
+			break;
+		}
+		free(b);
+		if ((b = calloc(1, (size_t)nt.descsz + 1)) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    d->src.name);
+		if ((st = dk_src_pread(&d->src, b, (size_t)nt.descsz,
+		    nt.desc_off, "note descriptor", &n->err)) != DK_OK)
+			break;
+		if (prstatus)
+			note_prstatus(d, n, b, nt.descsz);
+		else if (qemu)
+			note_qemu(d, n, b, nt.descsz);
+		else {
+			n->have_vmci = 1;
+			dk_add_section(d, "vmcoreinfo", nt.desc_off, nt.descsz,
+			    nt.descsz);
+			if ((st = dk_vmcoreinfo_attrs(d, (const char *)b,
+			    (size_t)nt.descsz, &n->vi_row, &n->vi_key, err)) !=
+			    DK_OK)
+				break;
+		}
+	}
+	free(b);
+	if (st == DK_NOMATCH || st == DK_ECORRUPT || st == DK_ETRUNC ||
+	    st == DK_ELIMIT) {
+		/* A damaged note ends the walk; the memory is still read. */
+		if (st != DK_NOMATCH && !n->failed) {
+			n->failed = 1;
+			dk_add_attr_str(d, "notes_error", n->err.msg,
+			    "PT_NOTE");
+		}
+		return DK_OK;
+	}
+	if (st != DK_OK)
+		*err = n->err;
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The PT_LOAD index.                                                      */
+
+static int
+piece_cmp(const void *a, const void *b)
+{
+	const struct vmc_piece *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ph < y->ph ? -1 : x->ph > y->ph;
+}
+
+static int
+hole_cmp(const void *a, const void *b)
+{
+	const struct vmc_hole *x = a, *y = b;
+
+	return x->pa < y->pa ? -1 : x->pa > y->pa;
+}
+
+/*
+ * Sort p[0..n) and make its pieces disjoint: where they overlap, the
+ * earlier program header's bytes stay, and the overlap is an alias
+ * (*alias) when the later one puts it at the same file offset and PA,
+ * else an overlap (*over).  Pieces contiguous in address, offset and PA
+ * are merged.  Returns the new count.
+ */
+static size_t
+sweep(struct vmc_piece *p, size_t n, uint64_t *alias, uint64_t *over)
+{
+	size_t k = 0;
+	uint64_t end = 0;
+
+	qsort(p, n, sizeof(*p), piece_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct vmc_piece x = p[i];
+		uint64_t xend = x.addr + x.len;
+
+		if (k > 0 && x.addr < end) {
+			const struct vmc_piece *l = &p[k - 1];
+
+			if (x.addr >= l->addr && x.off - x.addr == l->off -
+			    l->addr && x.pa - x.addr == l->pa - l->addr)
+				(*alias)++;
+			else
+				(*over)++;
+			if (xend <= end)
+				continue;
+			x.off += end - x.addr;
+			x.pa += end - x.addr;
+			x.len = xend - end;
+			x.addr = end;
+		}
+		if (k > 0 && p[k - 1].addr + p[k - 1].len == x.addr &&
+		    p[k - 1].off + p[k - 1].len == x.off &&
+		    p[k - 1].pa + p[k - 1].len == x.pa)
+			p[k - 1].len += x.len;
+		else
+			p[k++] = x;
+		end = x.addr + x.len;
+	}
+	return k;
+}
+
+/* Is va canonical for a 48-bit x86_64 or aarch64 address space? */
+static int
+canonical48(uint64_t va)
+{
+	uint64_t top = va >> 47;
+
+	return top == 0 || top == (UINT64_MAX >> 47);
+}
+
+/* Add name to the quirks list. */
+static void
+quirk(struct dk_vmcore *v, const char *name)
+{
+	size_t l = strlen(v->quirks);
+
+	if (strstr(v->quirks, name) != NULL)
+		return;
+	snprintf(v->quirks + l, sizeof(v->quirks) - l, "%s%s", l ? "," : "",
+	    name);
+}
+
+/*
+ * Read the program headers: PT_NOTEs into *notes (their offsets and
+ * sizes, at most nmax), PT_LOADs into the physical and virtual pieces
+ * and the holes.
+ */
+static enum dk_status
+read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
+    size_t nmax, size_t *nnotes, struct dk_err *err)
+{
+	struct dk_vmcore *v = vmc(d);
+	unsigned cls = v->cls, pes = dk_elf_size(DK_ELF_PHDR, cls);
+	uint64_t allones = cls == ELFCLASS64 ? UINT64_MAX : UINT32_MAX;
+	uint8_t *buf;
+	size_t cap = 0;
+	enum dk_status st = DK_OK;
+
+	if ((buf = malloc(VMC_PH_CHUNK)) == NULL ||
+	    (v->phys = calloc(v->phnum ? v->phnum : 1, sizeof(*v->phys))) ==
+	    NULL ||
+	    (v->virt = calloc(v->phnum ? v->phnum : 1, sizeof(*v->virt))) ==
+	    NULL) {
+		free(buf);
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	}
+	*nnotes = 0;
+	for (uint64_t i = 0; i < v->phnum; ) {
+		uint64_t k = VMC_PH_CHUNK / pes;
+		uint64_t at = h->phoff + i * pes;
+
+		if (k > v->phnum - i)
+			k = v->phnum - i;
+		if ((st = dk_src_pread(&d->src, buf, (size_t)(k * pes), at,
+		    "program headers", err)) != DK_OK)
+			break;
+		for (uint64_t j = 0; j < k; j++, i++) {
+			struct dk_phdr p;
+			uint64_t pho = at + j * pes;
+
+			dk_phdr_decode(buf + j * pes, cls, v->e, &p);
+			if (p.type == PT_NOTE) {
+				if (*nnotes < nmax)
+					notes[(*nnotes)++] = (struct dk_range){
+					    p.offset, p.filesz };
+				continue;
+			}
+			if (p.type != PT_LOAD)
+				continue;
+			if (p.filesz > p.memsz || p.offset + p.filesz <
+			    p.offset || p.paddr + p.memsz - 1 < p.paddr ||
+			    p.paddr + p.memsz - 1 > allones) {
+				st = dk_err_at(err, DK_ECORRUPT, d->src.name,
+				    pho, "PT_LOAD %ju: p_offset %#jx, p_paddr "
+				    "%#jx, p_filesz %#jx, p_memsz %#jx: p_filesz"
+				    " larger than p_memsz, or past the top of "
+				    "the file or address space", (uintmax_t)i,
+				    (uintmax_t)p.offset, (uintmax_t)p.paddr,
+				    (uintmax_t)p.filesz, (uintmax_t)p.memsz);
+				goto out;
+			}
+			if (p.memsz == 0)
+				continue;
+			v->nload++;
+			if (p.memsz > p.filesz) {
+				if (v->nhole == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					void *nh = realloc(v->hole, nc *
+					    sizeof(*v->hole));
+
+					if (nh == NULL) {
+						st = dk_err_set(err, DK_ENOMEM,
+						    "%s: out of memory",
+						    d->src.name);
+						goto out;
+					}
+					v->hole = nh;
+					cap = nc;
+				}
+				v->hole[v->nhole++] = (struct vmc_hole){
+				    p.paddr + p.filesz, p.memsz - p.filesz, i,
+				    VMC_EXCLUDED };
+				v->nexcluded++;
+			}
+			if (p.filesz == 0)
+				continue;
+			v->phys[v->nphys++] = (struct vmc_piece){ p.paddr,
+			    p.filesz, p.offset, p.paddr, i };
+			if (v->e == DK_LE && cls == ELFCLASS64 &&
+			    d->arch->elf_class == ELFCLASS64 && p.vaddr != 0 &&
+			    !canonical48(p.vaddr))
+				v->nnoncanon++;
+			if (p.vaddr != p.paddr && p.vaddr != 0 &&
+			    p.vaddr + p.filesz - 1 >= p.vaddr)
+				v->virt[v->nvirt++] = (struct vmc_piece){
+				    p.vaddr, p.filesz, p.offset, p.paddr, i };
+		}
+	}
+out:
+	free(buf);
+	return st;
+}
+
+/*
+ * Each segment keeps the whole granules of g the file holds: what is
+ * past the end of the file, or of a granule cut (a boundary not a
+ * multiple of VMC_GRANULE_MIN), becomes a hole.
+ */
+static enum dk_status
+clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
+{
+	struct dk_vmcore *v = vmc(d);
+	uint64_t size = d->src.size;
+	size_t k = 0;
+	void *nh;
+
+	if ((nh = realloc(v->hole, (v->nhole + 3 * v->nphys + 1) *
+	    sizeof(*v->hole))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	v->hole = nh;
+	for (size_t i = 0; i < v->nphys; i++) {
+		struct vmc_piece p = v->phys[i];
+		uint64_t a = p.addr, e = p.addr + p.len, fe = a, ra, re;
+
+		if (p.off < size)
+			fe = size - p.off < p.len ? a + (size - p.off) : e;
+		ra = a % g == 0 ? a : a - a % g + g;
+		re = fe - fe % g;
+		if (ra < a || re <= ra)
+			ra = re = a;	/* no whole granule */
+		if (ra > a)
+			v->hole[v->nhole++] = (struct vmc_hole){ a, ra - a,
+			    p.ph, VMC_UNALIGNED };
+		/* A fragment before the end of the file is past it, too. */
+		if (e > fe) {
+			v->hole[v->nhole++] = (struct vmc_hole){ re, e - re,
+			    p.ph, VMC_PAST_EOF };
+			v->missing += e - fe;
+		} else if (fe > re)
+			v->hole[v->nhole++] = (struct vmc_hole){ re, fe - re,
+			    p.ph, VMC_UNALIGNED };
+		if (re > ra) {
+			p.off += ra - a;
+			p.pa = p.addr = ra;
+			p.len = re - ra;
+			v->phys[k++] = p;
+		}
+	}
+	v->nphys = k;
+	if (v->nhole > 1)
+		qsort(v->hole, v->nhole, sizeof(*v->hole), hole_cmp);
+	return DK_OK;
+}
+
+/*
+ * The largest power of two <= max that divides every piece boundary,
+ * and at least VMC_GRANULE_MIN (dumpcheck's digest hashes 64-byte blocks):
+ * a piece that ends inside a granule keeps its whole granules, the rest
+ * is not dumped.
+ */
+static uint64_t
+granule(const struct dk_vmcore *v, uint64_t max)
+{
+	uint64_t bits = max;
+
+	for (size_t i = 0; i < v->nphys; i++)
+		bits |= v->phys[i].addr | (v->phys[i].addr + v->phys[i].len);
+	bits &= -bits;
+	return bits < VMC_GRANULE_MIN ? VMC_GRANULE_MIN : bits;
+}
+
+/* dk_phys_range: the union of the segments' dumped ranges (sorts them). */
+static enum dk_status
+phys_ranges(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_vmcore *v = vmc(d);
+	size_t n = 0;
+
+	qsort(v->phys, v->nphys, sizeof(*v->phys), piece_cmp);
+	if ((d->avail = calloc(v->nphys ? v->nphys : 1, sizeof(*d->avail))) ==
+	    NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	for (size_t i = 0; i < v->nphys; i++) {
+		const struct vmc_piece *p = &v->phys[i];
+
+		if (n > 0 && d->avail[n - 1].end >= p->addr) {
+			if (p->addr + p->len > d->avail[n - 1].end)
+				d->avail[n - 1].end = p->addr + p->len;
+		} else
+			d->avail[n++] = (struct dk_range){ p->addr,
+			    p->addr + p->len };
+	}
+	d->navail = n;
+	return DK_OK;
+}
+
+/* Pages of page size ps touched by the ranges [r, r + n). */
+static uint64_t
+pages_of(const struct vmc_piece *p, size_t n, uint64_t ps)
+{
+	uint64_t count = 0, last = UINT64_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = p[i].addr / ps, b = (p[i].addr + p[i].len - 1) /
+		    ps;
+
+		count += b - a + 1 - (a == last);
+		last = b;
+	}
+	return count;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Open.                                                                   */
+
+/* The producer, from what the file shows. */
+static const char *
+producer(const struct dk_vmcore *v, const struct vmc_notes *n,
+    const struct dk_ehdr *h)
+{
+	if (n->nqemu > 0 || strstr(v->quirks, "ehsize") != NULL ||
+	    strstr(v->quirks, "shdr-first") != NULL)
+		return "QEMU";
+	if (v->nexcluded > 0)
+		return "makedumpfile";
+	(void)h;
+	return "kernel";
+}
+
+static void vmc_close(struct dk_dump *);
+
+static enum dk_status
+vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	struct dk_vmcore *v;
+	uint8_t eh[64] = { 0 };
+	struct dk_ehdr h;
+	struct dk_range notes[64];
+	struct vmc_notes nn;
+	size_t nnotes = 0;
+	uint64_t phend, ps = 0, g;
+	const struct dk_attr *a;
+	const char *ps_src = "unknown: no VMCOREINFO PAGESIZE and the "
+	    "architecture has several; physical reads need none, page-granular "
+	    "work (page tables, page-based formats) cannot be done";
+	enum dk_status st;
+
+	memset(&nn, 0, sizeof(nn));
+	if ((d->priv = v = calloc(1, sizeof(*v))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	if ((st = dk_src_pread(&d->src, eh, d->src.size < 64 ?
+	    (size_t)d->src.size : 64, 0, "ELF header", err)) != DK_OK)
+		return st;
+	v->cls = eh[EI_CLASS];
+	v->e = dk_elf_endian(eh);
+	if (d->src.size < dk_elf_size(DK_ELF_EHDR, v->cls))
+		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "the ELF "
+		    "header needs %u bytes, the file has %ju",
+		    dk_elf_size(DK_ELF_EHDR, v->cls), (uintmax_t)d->src.size);
+	dk_ehdr_decode(eh, v->cls, v->e, &h);
+	d->info.endian = v->e;
+	d->info.format = "vmcore";
+	d->info.version = (uint32_t)h.version;
+	if ((st = choose_row(d, &h, o, err)) != DK_OK)
+		return st;
+	d->info.arch = d->arch->name;
+	d->info.arch_why = d->arch_why;
+	if (h.phentsize != dk_elf_size(DK_ELF_PHDR, v->cls))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, dk_elf_off(
+		    DK_E_PHENTSIZE, v->cls), "expected e_phentsize %u, found "
+		    "%ju", dk_elf_size(DK_ELF_PHDR, v->cls),
+		    (uintmax_t)h.phentsize);
+	if (h.ehsize != dk_elf_size(DK_ELF_EHDR, v->cls))
+		quirk(v, "ehsize");
+	if (h.shoff != 0 && h.shoff < h.phoff)
+		quirk(v, "shdr-first");
+	if ((eh[EI_CLASS] == ELFCLASS64) != (d->arch->elf_class ==
+	    ELFCLASS64))
+		quirk(v, "elf64-em386");
+	if (h.shnum >= 2 && h.shentsize == dk_elf_size(DK_ELF_SHDR, v->cls)) {
+		struct dk_shdr sh;
+		struct dk_err e2;
+
+		if (dk_shdr_read(&d->src, &h, 1, &sh, &e2) == DK_OK &&
+		    sh.type != VMC_SHT_STRTAB &&
+		    __builtin_bswap32((uint32_t)sh.type) == VMC_SHT_STRTAB)
+			quirk(v, "shstrtab-swapped");
+	}
+	st = dk_elf_phnum(&d->src, &h, &v->phnum, err);
+	if (st == DK_NOMATCH)
+		return dk_err_at(err, DK_ETRUNC, d->src.name, dk_elf_off(
+		    DK_E_PHNUM, v->cls), "e_phnum is PN_XNUM (%#x), but "
+		    "section header 0 at e_shoff %#jx, which holds the count, "
+		    "is past the end of the file", PN_XNUM,
+		    (uintmax_t)h.shoff);
+	if (st != DK_OK)
+		return st;
+	if (h.phnum == PN_XNUM)
+		quirk(v, "pn-xnum");
+	if (v->phnum == 0 || v->phnum > VMC_MAX_PHNUM)
+		return dk_err_at(err, v->phnum == 0 ? DK_ECORRUPT : DK_ELIMIT,
+		    d->src.name, dk_elf_off(DK_E_PHNUM, v->cls), "%ju program "
+		    "headers: expected 1 to %u", (uintmax_t)v->phnum,
+		    VMC_MAX_PHNUM);
+	v->phoff = h.phoff;
+	phend = h.phoff + v->phnum * h.phentsize;
+	if (h.phoff > d->src.size || phend > d->src.size)
+		return dk_err_at(err, DK_ETRUNC, d->src.name, dk_elf_off(
+		    DK_E_PHOFF, v->cls), "the %ju program headers at e_phoff "
+		    "%#jx end at %#jx, past the end of the file at %#jx",
+		    (uintmax_t)v->phnum, (uintmax_t)h.phoff, (uintmax_t)phend,
+		    (uintmax_t)d->src.size);
+	dk_add_section(d, "elf headers", 0, phend, phend);
+	if ((st = read_phdrs(d, &h, notes, DK_ARRAY_LEN(notes), &nnotes,
+	    err)) != DK_OK)
+		return st;
+	/* Notes, then VMCOREINFO's facts. */
+	for (size_t i = 0; i < nnotes; i++) {
+		if (notes[i].start > d->src.size || notes[i].end >
+		    d->src.size - notes[i].start) {
+			if (!nn.failed) {
+				char m[160];
+
+				nn.failed = 1;
+				snprintf(m, sizeof(m), "the PT_NOTE segment "
+				    "[%#jx, +%#jx) extends past the end of the "
+				    "file at %#jx", (uintmax_t)notes[i].start,
+				    (uintmax_t)notes[i].end,
+				    (uintmax_t)d->src.size);
+				dk_add_attr_str(d, "notes_error", m, "PT_NOTE");
+			}
+			if (notes[i].start > d->src.size)
+				continue;
+			notes[i].end = d->src.size - notes[i].start;
+		}
+		if ((st = walk_notes(d, &nn, notes[i].start, notes[i].end,
+		    err)) != DK_OK)
+			return st;
+	}
+	if (!nn.have_vmci)
+		quirk(v, "no-vmcoreinfo");
+	if ((a = dk_attr_find(d, "PAGESIZE")) != NULL &&
+	    dk_parse_u64(a->str, &ps) == 0 && ps >= 1024 &&
+	    ps <= (1u << DK_MAX_PAGE_SHIFT) && (ps & (ps - 1)) == 0)
+		ps_src = "VMCOREINFO PAGESIZE";
+	else {
+		ps = 0;
+		for (size_t i = 0; i < DK_ARRAY_LEN(arch_pages); i++)
+			if (strcmp(arch_pages[i].row, d->arch->name) == 0) {
+				ps = arch_pages[i].page_size;
+				ps_src = "the architecture: Linux has one page "
+				    "size there";
+			}
+	}
+	if ((a = dk_attr_find(d, "CRASHTIME")) != NULL) {
+		uint64_t t;
+
+		if (dk_parse_u64(a->str, &t) == 0)
+			dk_add_attr_num(d, "dump_time", DK_ATTR_TIME, t,
+			    "VMCOREINFO");
+	}
+	/*
+	 * The reads' granule; the ranges; what the file holds of each
+	 * segment (so that where segments overlap, bytes the file has are
+	 * never hidden by a segment it lacks); then the pieces.
+	 */
+	g = granule(v, ps != 0 && ps < VMC_GRANULE_MAX ? ps : VMC_GRANULE_MAX);
+	if ((st = phys_ranges(d, err)) != DK_OK ||
+	    (st = clip_eof(d, g, err)) != DK_OK)
+		return st;
+	v->nphys = sweep(v->phys, v->nphys, &v->naliases, &v->noverlaps);
+	{
+		uint64_t va = 0, vo = 0;
+
+		v->nvirt = sweep(v->virt, v->nvirt, &va, &vo);
+	}
+	if (v->naliases > 0)
+		quirk(v, "aliases");
+	if (v->noverlaps > 0)
+		quirk(v, "overlap");
+	if (v->nnoncanon > 0)
+		quirk(v, "non-canonical");
+	if (v->nexcluded > 0)
+		quirk(v, "excluded");
+	if (v->missing > 0)
+		quirk(v, "truncated");
+	d->page_size = g;
+	d->page_shift = (unsigned)__builtin_ctzll(g);
+	d->info.page_size = (uint32_t)ps;
+	{
+		uint64_t cps = ps != 0 ? ps : 4096;
+		struct vmc_piece *all = NULL;
+
+		d->info.npages = 0;
+		/* The dumped pages: the ranges, as pieces. */
+		if ((all = calloc(d->navail ? d->navail : 1, sizeof(*all))) ==
+		    NULL)
+			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    d->src.name);
+		for (size_t i = 0; i < d->navail; i++) {
+			all[i].addr = d->avail[i].start;
+			all[i].len = d->avail[i].end - d->avail[i].start;
+		}
+		d->info.npages = pages_of(all, d->navail, cps);
+		free(all);
+		/* Pages of which the file holds a byte (a cut one counts). */
+		d->info.npages_present = pages_of(v->phys, v->nphys, cps);
+		if (d->info.npages_present > d->info.npages)
+			d->info.npages_present = d->info.npages;
+	}
+	if (v->nphys > 0)
+		dk_add_section(d, "pages", v->phys[0].off, d->src.size -
+		    v->phys[0].off, d->src.size - v->phys[0].off);
+	dk_add_attr_str(d, "producer", producer(v, &nn, &h), "ELF layout");
+	dk_add_attr_str(d, "page_size_source", ps_src, "vmcore reader");
+	dk_add_attr_num(d, "cpus", DK_ATTR_NUMBER, nn.ncpu, "NT_PRSTATUS");
+	{
+		char list[1024] = "";
+		size_t l = 0;
+
+		for (size_t i = 0; i < nn.nseen && l < sizeof(list); i++)
+			l += (size_t)snprintf(list + l, sizeof(list) - l,
+			    "%s%s x%ju", i ? ", " : "", nn.seen[i].key,
+			    (uintmax_t)nn.seen[i].n);
+		dk_add_attr_str(d, "notes", list, "PT_NOTE");
+	}
+	dk_add_attr_num(d, "pt_loads", DK_ATTR_NUMBER, v->nload, "ELF layout");
+	if (v->naliases > 0)
+		dk_add_attr_num(d, "pt_load_aliases", DK_ATTR_NUMBER,
+		    v->naliases, "ELF layout");
+	if (v->noverlaps > 0)
+		dk_add_attr_num(d, "pt_load_overlaps", DK_ATTR_NUMBER,
+		    v->noverlaps, "ELF layout");
+	if (v->missing > 0)
+		dk_add_attr_num(d, "bytes_past_eof", DK_ATTR_NUMBER,
+		    v->missing, "ELF layout");
+	dk_add_attr_str(d, "quirks", v->quirks[0] != '\0' ? v->quirks : "none",
+	    "ELF layout");
+	DK_TRACE(d, "vmcore: %ju program headers, %ju PT_LOADs -> %zu "
+	    "physical pieces, %zu virtual; granule %#jx; quirks %s",
+	    (uintmax_t)v->phnum, (uintmax_t)v->nload, v->nphys, v->nvirt,
+	    (uintmax_t)g, v->quirks);
+	return DK_OK;
+}
+
+static void
+vmc_close(struct dk_dump *d)
+{
+	struct dk_vmcore *v = d->priv;
+
+	if (v != NULL) {
+		free(v->phys);
+		free(v->virt);
+		free(v->hole);
+		free(v);
+		d->priv = NULL;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reads.                                                                  */
+
+/* The piece of p[0..n) holding addr, or NULL. */
+static const struct vmc_piece *
+find_piece(const struct vmc_piece *p, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < p[mid].addr)
+			hi = mid;
+		else if (addr - p[mid].addr >= p[mid].len)
+			lo = mid + 1;
+		else
+			return &p[mid];
+	}
+	return NULL;
+}
+
+/* The hole holding pa, or NULL (excluded tails may overlap: look back). */
+static const struct vmc_hole *
+find_hole(const struct dk_vmcore *v, uint64_t pa)
+{
+	size_t lo = 0, hi = v->nhole;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->hole[mid].pa <= pa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i > 0 && k < 64; i--, k++)
+		if (pa - v->hole[i - 1].pa < v->hole[i - 1].len)
+			return &v->hole[i - 1];
+	return NULL;
+}
+
+static enum dk_status
+vmc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
+    struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+	const struct vmc_piece *p = find_piece(v->phys, v->nphys, pa);
+	const struct vmc_hole *h;
+
+	if (p != NULL) {
+		*off = p->off + (pa - p->addr);
+		return DK_OK;
+	}
+	if (d->probing || (h = find_hole(v, pa)) == NULL)
+		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address "
+		    "%#jx is in no PT_LOAD of the vmcore", (uintmax_t)pa);
+	if (h->why == VMC_UNALIGNED)
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
+		    "PT_LOAD %ju's bytes [%#jx, %#jx) are a fragment smaller than "
+		    "the reads' granule of %ju bytes: not read", (uintmax_t)pa,
+		    (uintmax_t)h->ph, (uintmax_t)h->pa,
+		    (uintmax_t)(h->pa + h->len), (uintmax_t)d->page_size);
+	if (h->why == VMC_PAST_EOF)
+		return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: "
+		    "PT_LOAD %ju puts [%#jx, %#jx) past the end of the "
+		    "truncated file (%#jx bytes): not in the dump",
+		    (uintmax_t)pa, (uintmax_t)h->ph, (uintmax_t)h->pa,
+		    (uintmax_t)(h->pa + h->len), (uintmax_t)d->src.size);
+	return dk_err_set(err, DK_ENOTDUMPED, "physical address %#jx: in "
+	    "[%#jx, %#jx), past p_filesz of PT_LOAD %ju (p_memsz > p_filesz: "
+	    "pages the dump excluded, as makedumpfile does with filtered "
+	    "pages)", (uintmax_t)pa, (uintmax_t)h->pa,
+	    (uintmax_t)(h->pa + h->len), (uintmax_t)h->ph);
+}
+
+static enum dk_status
+vmc_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+	const struct vmc_piece *p = find_piece(v->virt, v->nvirt, va);
+
+	if (p != NULL) {
+		*pa = p->pa + (va - p->addr);
+		return DK_OK;
+	}
+	return dk_linux_kvtop(d, va, pa, err);
+}
+
+static int
+vmc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
+    struct dk_run *run)
+{
+	const struct dk_vmcore *v = vmc(d);
+	const struct vmc_piece *p;
+
+	if (it->range >= v->nphys)
+		return 0;
+	p = &v->phys[it->range++];
+	run->pa = p->addr;
+	run->len = p->len;
+	run->offset = p->off;
+	return 1;
+}
+
+const struct dk_format_ops dk_fmt_vmcore = {
+	.name		= "vmcore",
+	.desc		= "Linux ELF vmcore (/proc/vmcore, makedumpfile -E, QEMU "
+			  "dump-guest-memory)",
+	.probe		= vmc_probe,
+	.open		= vmc_open,
+	.close		= vmc_close,
+	.pa_offset	= vmc_pa_offset,
+	.kvtop		= vmc_kvtop,
+	.run_next	= vmc_run_next,
+	.check		= &dk_vmcore_check,
+};
