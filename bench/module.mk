@@ -28,18 +28,24 @@ $(B)/bench/readall: $(B)/bench/readall.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
+# kmapwalk reads the library's counters (private.h): the static library.
+$(B)/bench/kmapwalk: $(B)/bench/kmapwalk.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 $(B)/bench/maxrss: $(B)/bench/maxrss.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^
 
-.SECONDARY: $(B)/bench/readall.o $(B)/bench/maxrss.o
+.SECONDARY: $(B)/bench/readall.o $(B)/bench/maxrss.o $(B)/bench/kmapwalk.o
 
 .PHONY: bench
 bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall \
-    $(B)/bench/maxrss $(B)/bin/dumpcheck
+    $(B)/bench/maxrss $(B)/bin/dumpcheck $(B)/bench/kmapwalk
 	DUMPGEN=$(B)/bin/dumpgen DUMPINFO=$(B)/bin/dumpinfo \
 	    DUMPCONV=$(B)/bin/dumpconv MAXRSS=$(B)/bench/maxrss \
-	    READALL=$(B)/bench/readall BENCH_REPEAT=$(BENCH_REPEAT) \
+	    READALL=$(B)/bench/readall KMAPWALK=$(B)/bench/kmapwalk \
+	    BENCH_REPEAT=$(BENCH_REPEAT) \
 	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/run.sh
 	DUMPGEN=$(B)/bin/dumpgen DUMPCHECK=$(B)/bin/dumpcheck \

@@ -134,14 +134,20 @@ amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		*pa = (e & AMD64_PG_FRAME) | (va & 0xfff);
 	} else if (e & AMD64_PG_PS) {
 		*pa = (e & AMD64_PG_PS_FRAME) | (va & 0x1fffff);
+		d->mapped_to = (va | ((1ull << AMD64_PDRSHIFT) - 1)) + 1;
 		DK_TRACE(d, "va %#jx: 2 MiB page, PDE %#jx", (uintmax_t)va,
 		    (uintmax_t)e);
 	} else {
 		pt = (e & AMD64_PG_FRAME) + ((va >> AMD64_PAGE_SHIFT) &
 		    (AMD64_NPTEPG - 1)) * 8;
-		if ((st = dk_read_pa_u64(d, pt, &e, err)) != DK_OK)
+		if ((st = dk_read_pa_u64(d, pt, &e, err)) != DK_OK) {
+			/* A page-table page not in the dump: its 2 MiB. */
+			if (st == DK_ENOTDUMPED || st == DK_ETRUNC)
+				d->unmapped_to = (va | ((1ull <<
+				    AMD64_PDRSHIFT) - 1)) + 1;
 			return dk_err_prefix(err, "virtual address %#jx: "
 			    "page-table page", (uintmax_t)va);
+		}
 		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
 		    (uintmax_t)pt, (uintmax_t)e);
 		if (!(e & AMD64_PG_V))
@@ -410,11 +416,19 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	for (size_t i = 0; i < DK_ARRAY_LEN(lv); i++) {
 		at = (table & AMD64_PG_FRAME) + ((va >> lv[i].shift) &
 		    (AMD64_NPTEPG - 1)) * 8;
-		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK)
+		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK) {
+			/* A table the dump lacks: the entry above's block. */
+			if (i > 0 && (st == DK_ENOTDUMPED || st == DK_ETRUNC))
+				d->unmapped_to = (va | ((1ull <<
+				    lv[i - 1].shift) - 1)) + 1;
 			return dk_err_prefix(err, "virtual address %#jx: %s",
 			    (uintmax_t)va, lv[i].name);
+		}
 		DK_TRACE(d, "va %#jx: %s at pa %#jx = %#jx", (uintmax_t)va,
 		    lv[i].name, (uintmax_t)at, (uintmax_t)e);
+		/* An invalid entry leaves its whole block unmapped. */
+		if (!(e & AMD64_PG_V) && i + 1 < DK_ARRAY_LEN(lv))
+			d->unmapped_to = (va | ((1ull << lv[i].shift) - 1)) + 1;
 		if (!(e & AMD64_PG_V))
 			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (%s %#jx at pa %#jx has no PG_V)",
@@ -424,6 +438,7 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 			uint64_t mask = (1ull << lv[i].shift) - 1;
 
 			*pa = (e & lv[i].ps_frame) | (va & mask);
+			d->mapped_to = (va | mask) + 1;
 			break;
 		}
 		if (i + 1 == DK_ARRAY_LEN(lv))

@@ -366,7 +366,7 @@ arm_entry(struct dk_dump *d, uint64_t pa, uint64_t *e, struct dk_err *err)
 	uint8_t b[4];
 	enum dk_status st;
 
-	if ((st = dk_read_pa(d, pa, b, sizeof(b), err)) != DK_OK)
+	if ((st = dk_read_pt(d, pa, b, sizeof(b), err)) != DK_OK)
 		return st;
 	*e = dec_uint(b, 4, d->arch->endian);
 	return DK_OK;
@@ -383,7 +383,7 @@ static enum dk_status
 arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
     uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
 {
-	uint64_t at, e;
+	uint64_t at, e, blk;
 	unsigned t;
 	enum dk_status st;
 
@@ -398,13 +398,18 @@ arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	DK_TRACE(d, "va %#jx: L1 entry at pa %#jx = %#jx", (uintmax_t)va,
 	    (uintmax_t)at, (uintmax_t)e);
 	t = (unsigned)e & 3;
+	/* The L1 entry's 1 MiB: a section, or unmapped, or its L2 table. */
+	blk = (va | ((1ull << ARM_L1_SHIFT) - 1)) + 1;
 	if (t == ARM_L1_TYPE_S) {
 		*pa = (e & ARM_L1_S_FRAME) | (va & ((1u << ARM_L1_SHIFT) - 1));
+		d->mapped_to = blk;
 		if (prot != NULL)
 			*prot = ((e & ARM_L1_S_APX) ? 0 : DK_PROT_W) |
 			    ((e & ARM_L1_S_XN) ? 0 : DK_PROT_X);
 		return DK_OK;
 	}
+	if (t != ARM_L1_TYPE_C)
+		d->unmapped_to = blk;
 	if (t != ARM_L1_TYPE_C)
 		return dk_err_set(err, t == 0 ? DK_ENOTMAPPED : DK_EUNSUP,
 		    "virtual address %#jx: %s (L1 entry %#jx at pa %#jx has "
@@ -412,9 +417,12 @@ arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		    "a V4 fine page table, which dumpkit does not decode",
 		    (uintmax_t)e, (uintmax_t)at, t);
 	at = (e & ARM_L1_C_FRAME) + ((va >> ARM_PAGE_SHIFT) & 0xff) * 4;
-	if ((st = arm_entry(d, at, &e, err)) != DK_OK)
+	if ((st = arm_entry(d, at, &e, err)) != DK_OK) {
+		if (st == DK_ENOTDUMPED || st == DK_ETRUNC)
+			d->unmapped_to = blk;
 		return dk_err_prefix(err, "virtual address %#jx: L2 entry",
 		    (uintmax_t)va);
+	}
 	DK_TRACE(d, "va %#jx: L2 entry at pa %#jx = %#jx", (uintmax_t)va,
 	    (uintmax_t)at, (uintmax_t)e);
 	t = (unsigned)e & ARM_L2_TYPE_MASK;
@@ -422,9 +430,10 @@ arm_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L2 entry %#jx at pa %#jx is invalid)",
 		    (uintmax_t)va, (uintmax_t)e, (uintmax_t)at);
-	if (t == ARM_L2_TYPE_L)
+	if (t == ARM_L2_TYPE_L) {
 		*pa = (e & ARM_L2_L_FRAME) | (va & ARM_L2_L_OFFSET);
-	else
+		d->mapped_to = (va | ARM_L2_L_OFFSET) + 1;
+	} else
 		*pa = (e & ARM_L2_S_FRAME) | (va & ARM_PAGE_MASK);
 	if (prot != NULL)
 		*prot = arm_prot(e, ARM_MMU_V6);

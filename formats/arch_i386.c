@@ -304,7 +304,7 @@ i386_entry(struct dk_dump *d, uint64_t pa, unsigned size, uint64_t *e,
 	uint8_t b[8];
 	enum dk_status st;
 
-	if ((st = dk_read_pa(d, pa, b, size, err)) != DK_OK)
+	if ((st = dk_read_pt(d, pa, b, size, err)) != DK_OK)
 		return st;
 	*e = dec_uint(b, size, d->arch->endian);
 	return DK_OK;
@@ -324,7 +324,7 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	int pae = w->pte_size == 8;
 	unsigned esz = pae ? 8 : 4;
 	uint64_t frame = pae ? I386_PG_FRAME_PAE : I386_PG_FRAME;
-	uint64_t at, e, pd = root;
+	uint64_t at, e, pd = root, blk;
 	enum dk_status st;
 
 	if (va >= I386_VA_END)
@@ -335,21 +335,34 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		if ((st = i386_entry(d, at, 8, &e, err)) != DK_OK)
 			return dk_err_prefix(err, "virtual address %#jx: PDPT "
 			    "entry", (uintmax_t)va);
-		if (!(e & I386_PG_V))
+		if (!(e & I386_PG_V)) {
+			/* Its whole 1 GiB is unmapped: the walk jumps. */
+			d->unmapped_to = (va | ((1ull << I386_PDPSHIFT_PAE) -
+			    1)) + 1;
 			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (PDPT entry %#jx at pa %#jx has "
 			    "no PG_V)", (uintmax_t)va, (uintmax_t)e,
 			    (uintmax_t)at);
+		}
 		pd = e & frame;
 		at = pd + ((va >> I386_PDRSHIFT_PAE) & (I386_NPTEPG_PAE - 1)) *
 		    8;
 	} else
 		at = (pd & frame) + (va >> I386_PDRSHIFT) * 4;
-	if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK)
+	if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK) {
+		if (pae && (st == DK_ENOTDUMPED || st == DK_ETRUNC))
+			d->unmapped_to = (va | ((1ull << I386_PDPSHIFT_PAE) -
+			    1)) + 1;
 		return dk_err_prefix(err, "virtual address %#jx: PDE",
 		    (uintmax_t)va);
+	}
 	DK_TRACE(d, "va %#jx: PDE at pa %#jx = %#jx", (uintmax_t)va,
 	    (uintmax_t)at, (uintmax_t)e);
+	/* An invalid PDE, or a page table the dump lacks: its block. */
+	blk = (va | ((1ull << (pae ? I386_PDRSHIFT_PAE : I386_PDRSHIFT)) -
+	    1)) + 1;
+	if (!(e & I386_PG_V))
+		d->unmapped_to = blk;
 	if (!(e & I386_PG_V))
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (PDE %#jx at pa %#jx has no PG_V)",
@@ -357,12 +370,16 @@ i386_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 	if (e & I386_PG_PS) {
 		*pa = pae ? (e & I386_PG_PS_FRAME_PAE) | (va & 0x1fffff) :
 		    (e & I386_PG_PS_FRAME) | (va & 0x3fffff);
+		d->mapped_to = blk;
 	} else {
 		at = (e & frame) + ((va >> I386_PAGE_SHIFT) & ((pae ?
 		    I386_NPTEPG_PAE : I386_NPTEPG) - 1)) * esz;
-		if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK)
+		if ((st = i386_entry(d, at, esz, &e, err)) != DK_OK) {
+			if (st == DK_ENOTDUMPED || st == DK_ETRUNC)
+				d->unmapped_to = blk;
 			return dk_err_prefix(err, "virtual address %#jx: PTE",
 			    (uintmax_t)va);
+		}
 		DK_TRACE(d, "va %#jx: PTE at pa %#jx = %#jx", (uintmax_t)va,
 		    (uintmax_t)at, (uintmax_t)e);
 		if (!(e & I386_PG_V))

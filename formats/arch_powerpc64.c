@@ -501,65 +501,116 @@ ppc64_prot(uint64_t e, unsigned mmu)
 	    ppc64_hpt_prot(e);
 }
 
-/* Search the two PTE groups of va (relocated address a; see the top). */
-static int
-cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+/*
+ * The index of the hashed page table's valid entries: pairs (VSID, page
+ * of the 256 MiB segment), sorted.  A 4 KiB PTE's page is its AVA's five
+ * page bits (the page's 8 MiB block) and, where the table has 2^11
+ * groups or more, the eleven low bits the hash gives back (the group's
+ * index, complemented for a secondary one, XOR the VSID): the page
+ * itself.  A 16 MiB PTE marks its whole segment (PPC64_IDX_SEG).
+ */
+#define	PPC64_SEG_PAGES		(1ull << (PPC64_SEG_SHIFT - PPC64_PAGE_SHIFT))
+#define	PPC64_IDX_SEG		UINT64_MAX
+#define	PPC64_HASH_BITS		11	/* page bits below the AVA's */
 
-	return a < b ? -1 : a > b;
+static int
+cmp_pair(const void *x, const void *y)
+{
+	const uint64_t *a = x, *b = y;
+
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* Low page bits the index does not know: 0, or the hash's 11. */
+static unsigned
+ppc64_idx_gran(const struct dk_dump *d)
+{
+	return d->hdr.v[DK_H_PMAPSIZE] / PPC64_PTEG_BYTES >=
+	    (1ull << PPC64_HASH_BITS) ? 0 : PPC64_HASH_BITS;
 }
 
 /*
- * The VSIDs that have at least one valid PTE, sorted, built once from
- * the table in memory.  A segment whose VSID is not there has no page
- * mapped at all, which lets the kernel-map walk (kmap.c) skip it whole
- * instead of probing each of its 65,536 pages.  Without the table in
- * memory (larger than DK_PMAP_MEM_MAX) there is no index and no hint.
+ * Built once from the table in memory, so that the kernel-map walk
+ * (kmap.c) jumps from a page that is not mapped to the next one the
+ * table may map, instead of probing each page of a segment: its cost
+ * is the entries present, not the segments' 65,536 pages each.
+ * Without the table in memory (larger than DK_PMAP_MEM_MAX) there is
+ * no index and no hint.
  */
 static void
 ppc64_vsid_index(struct dk_dump *d, enum dk_endian e)
 {
 	struct dk_md *m = dk_md(d);
 	uint64_t n = d->hdr.v[DK_H_PMAPSIZE] / 16, k = 0;
+	uint64_t npteg = d->hdr.v[DK_H_PMAPSIZE] / PPC64_PTEG_BYTES;
+	unsigned gran = ppc64_idx_gran(d);
 	uint8_t probe[16];
 	struct dk_err err;
 
 	m->fam_indexed = 1;
 	if (dk_md_pmap_read(d, 0, probe, sizeof(probe), &err) != DK_OK ||
-	    m->pmap_mem == NULL ||
-	    (m->fam_index = malloc(n * sizeof(*m->fam_index))) == NULL)
+	    m->pmap_mem == NULL || n > SIZE_MAX / 16 ||
+	    (m->fam_index = malloc((size_t)n * 16)) == NULL)
 		return;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t hi = dec_uint(m->pmap_mem + 16 * i, 8, e);
+		uint64_t vsid = (hi & PPC64_PTEH_VSID) >> PPC64_PTEH_VSID_SHIFT;
+		uint64_t pg, h;
 
-		if (hi & PPC64_PTEH_VALID)
-			m->fam_index[k++] = (hi & PPC64_PTEH_VSID) >>
-			    PPC64_PTEH_VSID_SHIFT;
+		if (!(hi & PPC64_PTEH_VALID))
+			continue;
+		if (hi & PPC64_PTEH_BIG) {
+			pg = PPC64_IDX_SEG;
+		} else {
+			h = (hi & PPC64_PTEH_HID) ? ~(i / 8) : i / 8;
+			pg = ((hi & PPC64_PTEH_AVA_PAGE) >>
+			    PPC64_PTEH_AVA_SHIFT) << PPC64_HASH_BITS;
+			if (gran == 0)
+				pg |= (h ^ vsid) & (npteg - 1) &
+				    ((1u << PPC64_HASH_BITS) - 1);
+		}
+		m->fam_index[2 * k] = vsid;
+		m->fam_index[2 * k + 1] = pg;
+		k++;
 	}
-	qsort(m->fam_index, k, sizeof(*m->fam_index), cmp_u64);
-	m->fam_nindex = k;
+	qsort(m->fam_index, (size_t)k, 16, cmp_pair);
+	m->fam_nindex = (size_t)k;
 }
 
-static int
-ppc64_vsid_used(const struct dk_dump *d, uint64_t vsid)
+/*
+ * The first page at or after page p of the segment of vsid that the
+ * table may map: p itself, a later page, or PPC64_SEG_PAGES (none).
+ */
+static uint64_t
+ppc64_next_used(const struct dk_dump *d, uint64_t vsid, uint64_t p)
 {
 	struct dk_md *m = dk_md(d);
+	unsigned gran = ppc64_idx_gran(d);
+	uint64_t blk = p >> gran << gran;
 	size_t lo = 0, hi = m->fam_nindex;
 
 	if (m->fam_index == NULL)
-		return 1;	/* no index: assume it may be */
-	while (lo < hi) {
+		return p;	/* no index: assume it may be */
+	while (lo < hi) {	/* the first pair at or after (vsid, blk) */
 		size_t mid = lo + (hi - lo) / 2;
+		const uint64_t *x = m->fam_index + 2 * mid;
 
-		if (m->fam_index[mid] == vsid)
-			return 1;
-		if (m->fam_index[mid] < vsid)
+		if (x[0] < vsid || (x[0] == vsid && x[1] < blk))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	/* A 16 MiB PTE (PPC64_IDX_SEG) sorts last in its VSID. */
+	if (lo < m->fam_nindex && m->fam_index[2 * lo] == vsid) {
+		const uint64_t *x = m->fam_index + 2 * lo;
+
+		if (x[1] == PPC64_IDX_SEG || x[1] >> gran == p >> gran)
+			return p;
+		return x[1] > p ? x[1] : p;
+	}
+	return PPC64_SEG_PAGES;
 }
 
 static enum dk_status
@@ -585,7 +636,7 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 	vsid = ppc64_kernel_vsid(a >> PPC64_SEG_SHIFT);
 	if (!m->fam_indexed)
 		ppc64_vsid_index(d, e);
-	if (!ppc64_vsid_used(d, vsid)) {
+	if (ppc64_next_used(d, vsid, 0) == PPC64_SEG_PAGES) {
 		/* No PTE of this segment is valid: all of it is unmapped. */
 		d->unmapped_to = (a | (PPC64_SEG_SIZE - 1)) + 1;
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (no "
@@ -634,6 +685,14 @@ ppc64_hpt_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			return DK_OK;
 		}
 	}
+	/* The walk goes on at the next page the table may map. */
+	if (b == PPC64_PAGE_SHIFT) {
+		uint64_t next = ppc64_next_used(d, vsid, va_page + 1);
+
+		if (next > va_page + 1)
+			d->unmapped_to = (a & ~(PPC64_SEG_SIZE - 1)) +
+			    (next << PPC64_PAGE_SHIFT);
+	}
 	return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (no valid PTE "
 	    "for VSID %#jx page %#jx in PTEG %#jx (primary) or %#jx "
 	    "(secondary))", where, (uintmax_t)vsid, (uintmax_t)va_page,
@@ -652,7 +711,7 @@ ppc64_radix_entry(struct dk_dump *d, int root, uint64_t t, uint64_t idx,
 		st = dk_src_pread(&d->src, b, 8, dk_md(d)->off_pmap + 8 * idx,
 		    "radix root", err);
 	else
-		st = dk_read_pa(d, t + 8 * idx, b, 8, err);
+		st = dk_read_pt(d, t + 8 * idx, b, 8, err);
 	if (st != DK_OK)
 		return st;
 	*v = dec_be64(b);
@@ -677,10 +736,24 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 		idx = (a >> shifts[lv]) & (lv == 0 ? PPC64_RADIX_ROOT_N - 1 :
 		    PPC64_RADIX_N - 1);
 		if ((st = ppc64_radix_entry(d, lv == 0, t, idx, &e, err)) !=
-		    DK_OK)
+		    DK_OK) {
+			/*
+			 * A table that is not in the dump (a page not dumped,
+			 * past the end of a cut file) leaves the block of the
+			 * entry that points at it a hole: one probe, not one
+			 * per page under it.  The root's entries are in VA
+			 * order, so a root cut short cuts the rest.
+			 */
+			if (lv == 0 && st == DK_ETRUNC)
+				d->unmapped_to = PPC64_RADIX_END;
+			else if (lv > 0 && (st == DK_ETRUNC ||
+			    st == DK_ENOTDUMPED))
+				d->unmapped_to = (a | ((1ull <<
+				    shifts[lv - 1]) - 1)) + 1;
 			return dk_err_prefix(err, "%s: radix level %u table at "
 			    "%s%#jx", where, lv + 1, lv == 0 ? "pmap offset " :
 			    "pa ", (uintmax_t)(lv == 0 ? dk_md(d)->off_pmap : t));
+		}
 		DK_TRACE(d, "%s: radix level %u [%ju] = %#jx", where, lv + 1,
 		    (uintmax_t)idx, (uintmax_t)e);
 		if (!(e & PPC64_RPTE_VALID)) {
@@ -697,6 +770,7 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 		if (e & PPC64_RPTE_LEAF) {
 			*pa = (e & PPC64_RPTE_RPN & ~(size - 1)) |
 			    (a & (size - 1));
+			d->mapped_to = (a | (size - 1)) + 1;
 			if (prot != NULL)
 				*prot = ppc64_radix_prot(e);
 			DK_TRACE(d, "%s: radix leaf of %ju bytes -> pa %#jx",
@@ -744,8 +818,8 @@ ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 		enum dk_status st = ppc64_radix_kvtop(d, where, a, pa, prot,
 		    err);
 
-		if (a != va)
-			d->unmapped_to = 0;	/* a hint about a, not va */
+		if (a != va)	/* hints about a, not va */
+			d->unmapped_to = d->mapped_to = 0;
 		return st;
 	}
 	{

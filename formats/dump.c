@@ -325,6 +325,7 @@ dk_close(struct dk_dump *d)
 			close(d->part[i].fd);
 	free(d->part);
 	free(d->pc.buf);
+	free(d->ptc.buf);
 	free(d->avail);
 	for (size_t i = 0; i < d->nattr; i++)
 		free((char *)d->attr[i].name);	/* the value shares it */
@@ -714,7 +715,7 @@ dk_read_pa_u64(struct dk_dump *d, uint64_t pa, uint64_t *v,
 	uint8_t b[8];
 	enum dk_status st;
 
-	if ((st = dk_read_pa(d, pa, b, sizeof(b), err)) != DK_OK)
+	if ((st = dk_read_pt(d, pa, b, sizeof(b), err)) != DK_OK)
 		return st;
 	*v = dec_uint(b, 8, d->arch->endian);
 	return DK_OK;

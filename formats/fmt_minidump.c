@@ -615,6 +615,53 @@ dk_md_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	return DK_OK;
 }
 
+/*
+ * The first stored page at or after the page-aligned pa: the next set
+ * bit from pa's (or from the next dump_avail range's first) that the
+ * file holds, as a physical address; UINT64_MAX if none.
+ */
+static uint64_t
+md_pa_next(struct dk_dump *d, uint64_t pa)
+{
+	struct dk_md *m = dk_md(d);
+	uint64_t pfn = pa >> d->page_shift, bit, b;
+	size_t lo = 0, hi = d->navail;
+
+	/* The first range that ends above pa. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t first = d->avail[mid].start >> d->page_shift;
+
+		if (pfn >= first && pfn - first >= m->avail_bit[mid + 1] -
+		    m->avail_bit[mid])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == d->navail)
+		return UINT64_MAX;
+	bit = m->avail_bit[lo];
+	if (pfn > d->avail[lo].start >> d->page_shift)
+		bit += pfn - (d->avail[lo].start >> d->page_shift);
+	b = dk_bitmap_next(&m->bm, bit, 1);
+	if (b >= m->avail_bit[d->navail] ||
+	    dk_bitmap_rank(&m->bm, b) >= d->info.npages_present)
+		return UINT64_MAX;
+	/* The range of bit b. */
+	lo = 0;
+	hi = d->navail;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->avail_bit[mid] <= b)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return ((d->avail[lo].start >> d->page_shift) + (b -
+	    m->avail_bit[lo])) << d->page_shift;
+}
+
 enum dk_status
 dk_md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
@@ -653,12 +700,31 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 		    "the %ju entries of the page-table area", (uintmax_t)idx,
 		    (uintmax_t)m->pmap_nent);
 	off = m->off_pmap + idx * m->pte_size;
+	if (off > d->src.size || d->src.size - off < m->pte_size) {
+		/*
+		 * Past the end of a cut file.  Every family's entries are in
+		 * VA order (a PTE per page, amd64's PDE per 2 MiB), so the
+		 * rest of the kernel map is cut too: the walk stops here.
+		 */
+		d->unmapped_to = d->info.kva_end;
+		return dk_err_at(err, DK_ETRUNC, d->src.name, off, "pmap "
+		    "entry %ju needs %u bytes at %#jx, but the file ends at "
+		    "%#jx", (uintmax_t)idx, m->pte_size, (uintmax_t)off,
+		    (uintmax_t)d->src.size);
+	}
 	if (off < m->pmc_off || off + m->pte_size > m->pmc_off + m->pmc_len) {
-		/* Fill the cache with the aligned block holding the entry. */
+		/*
+		 * Fill the cache with the aligned block holding the entry
+		 * (what of it the file holds).
+		 */
 		uint64_t start = off - (off - m->off_pmap) % sizeof(m->pmc);
 		uint64_t end = m->off_pmap + m->pmap_nent * m->pte_size;
-		size_t n = end - start < sizeof(m->pmc) ?
-		    (size_t)(end - start) : sizeof(m->pmc);
+		size_t n;
+
+		if (end > d->src.size)
+			end = d->src.size;
+		n = end - start < sizeof(m->pmc) ? (size_t)(end - start) :
+		    sizeof(m->pmc);
 
 		m->pmc_off = UINT64_MAX;
 		st = dk_src_pread(&d->src, m->pmc, n, start, "pmap entry",
@@ -1039,6 +1105,7 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.close		= dk_md_close,
 	.pa_offset	= dk_md_pa_offset,
 	.kvtop		= dk_md_kvtop,
+	.pa_next	= md_pa_next,
 	.run_next	= dk_md_run_next,
 	.kmap_next	= md_kmap_next,
 	.read_log	= md_read_log,

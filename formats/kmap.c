@@ -6,26 +6,33 @@
  * The walk asks a translation page by page from kernbase to kva_end: a
  * minidump family's kvtop (to the end of the page-table area), or a full
  * ELF core's page-table walk (fmt_elf.c, to the top of the address
- * space); where it knows a whole block is unmapped (an invalid amd64
- * PDE) it says so in d->unmapped_to and the walk jumps over it.  The
- * pmap area is read through a one-block cache.  A page whose entry
- * dumpkit cannot translate (DK_EUNSUP: an ARMv4 1 KiB tiny page) ends
- * a run like an unmapped one: one such entry is a hole in the virtual
- * segments, not a failed conversion.
+ * space).  Its cost follows the entries the page tables hold, not the
+ * size of the range: where a translation knows a whole block is
+ * unmapped (an invalid upper-level entry, a table page the dump lacks,
+ * a radix subtree, a hashed-table segment or 8 MiB block with no valid
+ * entry, the rest of a page-table area cut short) it says so in
+ * d->unmapped_to and the walk jumps over it; where a large leaf maps
+ * pages the file lacks (d->mapped_to), the format's pa_next gives the
+ * next stored one.  Page-table pages are read whole, once, through a
+ * cache (dk_read_pt), and the pmap area a block at a time.  A page whose
+ * entry dumpkit cannot translate (DK_EUNSUP: an ARMv4 1 KiB tiny page)
+ * ends a run like an unmapped one: one such entry is a hole in the
+ * virtual segments, not a failed conversion.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "private.h"
 
 /*
- * The walk's budget of translations.  A family that knows a whole block
- * is unmapped says so (d->unmapped_to) and the walk jumps over it; one
- * that cannot (a hashed page table, a tree whose invalid upper entries
- * it does not report) makes the walk ask for every page of
- * [kernbase, kva_end), which can be 2^39 pages (powerpc64 radix).  A
- * dump of real page tables needs at most a few lookups per page-table
- * entry and per stored page (a page-table page describes 512 pages), so
- * beyond KMAP_PROBES_BASE + KMAP_PROBES_PER x (entries + pages) the walk
- * stops with DK_ELIMIT rather than run for hours: the caller can leave
- * the virtual segments out (dumpconv --no-virtual).
+ * The walk's budget of translations, a guard against a walk the hints
+ * above do not cover (a full core's tree whose invalid upper entries
+ * its walk does not report): a dump of real page tables needs at most a
+ * few lookups per page-table entry and per stored page (tests/check_work.c
+ * holds every family to four), so beyond KMAP_PROBES_BASE +
+ * KMAP_PROBES_PER x (entries + pages) the walk stops with DK_ELIMIT
+ * rather than run for hours: the caller can leave the virtual segments
+ * out (dumpconv --no-virtual).
  */
 #define	KMAP_PROBES_BASE	(1ull << 24)
 #define	KMAP_PROBES_PER		512ull
@@ -57,8 +64,24 @@ page_at(struct dk_dump *d, struct dk_kmap_iter *it, dk_kvtop_prot_fn tr,
 	}
 	/* A miss is an answer here: its message is not built. */
 	d->probing = 1;
-	ok = tr(d, va, pa, prot, err) == DK_OK &&
-	    d->fmt->pa_offset(d, *pa, off, err) == DK_OK;
+	d->mapped_to = 0;
+	ok = tr(d, va, pa, prot, err) == DK_OK;
+	if (ok && d->fmt->pa_offset(d, *pa, off, err) != DK_OK) {
+		ok = 0;
+		/*
+		 * A large leaf over pages the file lacks: go on at the
+		 * first page of it that the file stores, or past it.
+		 */
+		if (d->mapped_to > va && d->fmt->pa_next != NULL &&
+		    (err->code == DK_ENOTDUMPED || err->code == DK_ETRUNC)) {
+			uint64_t ps = d->page_size, p0 = *pa & ~(ps - 1);
+			uint64_t n = d->fmt->pa_next(d, p0 + ps);
+
+			d->unmapped_to = n == UINT64_MAX || n < p0 ||
+			    n - p0 >= d->mapped_to - va ? d->mapped_to :
+			    va + (n - p0);
+		}
+	}
 	d->probing = 0;
 	/* A page dumped as zeros and left out is no stored page. */
 	return ok && *off != DK_OFF_ZERO;
@@ -132,4 +155,73 @@ dk_kmap_walk(struct dk_dump *d, struct dk_kmap_iter *it,
 		it->done = 1;	/* wrapped past the top of the address space */
 	dk_err_clear(err);
 	return 1;
+}
+
+/*
+ * Fill slot k of the page-table cache with the page at the page-aligned
+ * pa: DK_OK, DK_NOMATCH when the page is not one stretch of the file
+ * (a page split between segments, the partial page at the end of a
+ * cut file: read it with dk_read_pa), or the lookup's miss.
+ */
+static enum dk_status
+pt_fill(struct dk_dump *d, uint64_t pa, uint8_t *page, struct dk_err *err)
+{
+	uint64_t ps = d->page_size, off, last;
+	enum dk_status st;
+
+	if ((st = d->fmt->pa_offset(d, pa, &off, err)) != DK_OK)
+		return st;
+	if (off == DK_OFF_ZERO) {		/* dumped as zeros, left out */
+		memset(page, 0, (size_t)ps);
+		return DK_OK;
+	}
+	if (off == DK_OFF_PAGED)
+		return d->fmt->read_page == NULL ? DK_NOMATCH :
+		    d->fmt->read_page(d, pa, page, err);
+	if (off > d->src.size || d->src.size - off < ps ||
+	    d->fmt->pa_offset(d, pa + ps - 1, &last, err) != DK_OK ||
+	    last != off + ps - 1) {
+		dk_err_clear(err);
+		return DK_NOMATCH;
+	}
+	return dk_src_pread(&d->src, page, (size_t)ps, off, "page-table page",
+	    err);
+}
+
+enum dk_status
+dk_read_pt(struct dk_dump *d, uint64_t pa, void *buf, size_t len,
+    struct dk_err *err)
+{
+	struct dk_pcache *c = &d->ptc;
+	uint64_t ps = d->page_size, base = pa & ~(ps - 1);
+	unsigned k;
+	enum dk_status st;
+
+	if ((pa & (ps - 1)) + len > ps)
+		return dk_read_pa(d, pa, buf, len, err);
+	if (c->buf == NULL) {
+		if ((c->buf = malloc(DK_PCACHE_N * ps)) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    d->src.name);
+		for (k = 0; k < DK_PCACHE_N; k++)
+			c->pa[k] = UINT64_MAX;
+	}
+	for (k = 0; k < DK_PCACHE_N; k++)
+		if (c->pa[k] == base) {
+			c->hits++;
+			memcpy(buf, c->buf + k * ps + (pa - base), len);
+			return DK_OK;
+		}
+	k = c->next;
+	c->next = (k + 1) % DK_PCACHE_N;
+	c->pa[k] = UINT64_MAX;
+	st = pt_fill(d, base, c->buf + k * ps, err);
+	if (st == DK_NOMATCH)
+		return dk_read_pa(d, pa, buf, len, err);
+	if (st != DK_OK)
+		return st;
+	c->misses++;		/* a page read: what a walk's reads cost */
+	c->pa[k] = base;
+	memcpy(buf, c->buf + k * ps + (pa - base), len);
+	return DK_OK;
 }

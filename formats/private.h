@@ -768,6 +768,12 @@ struct dk_format_ops {
 	int		(*kmap_next)(struct dk_dump *, struct dk_kmap_iter *,
 			    struct dk_kmap_run *, struct dk_err *);
 	/*
+	 * Optional: the first page at or after the page-aligned pa that the
+	 * file stores, or UINT64_MAX; the kernel-map walk crosses a large
+	 * mapping of pages not stored with it.  NULL: page by page.
+	 */
+	uint64_t	(*pa_next)(struct dk_dump *, uint64_t pa);
+	/*
 	 * Optional, the page-read path: fill page (page_size bytes) with
 	 * the dumped page at the page-aligned pa, for formats that store
 	 * pages in a form with no file offset (compressed page by page);
@@ -818,6 +824,8 @@ struct dk_dump {
 	struct dk_src		*part;
 	size_t			 npart;
 	struct dk_pcache	 pc;
+	/* Page-table pages read whole by dk_read_pt (the walks' reads). */
+	struct dk_pcache	 ptc;
 	int			 trace;
 	struct dk_layer		 layers[DK_MAX_LAYERS];	/* outermost first */
 	size_t			 nlayers;
@@ -857,6 +865,12 @@ struct dk_dump {
 	 * MiB); 0 when it does not know.  The kernel-map walk uses it.
 	 */
 	uint64_t		 unmapped_to;
+	/*
+	 * Set by a translation that answers DK_OK with a leaf mapping more
+	 * than the page (a 2 MiB PDE, a radix leaf): the VA where the
+	 * leaf's mapping ends; 0 when it does not say.
+	 */
+	uint64_t		 mapped_to;
 	/* Page-table entries the dump holds: the kernel-map walk's budget. */
 	uint64_t		 pt_nent;
 	/* Nonzero while the kernel-map walk probes: see dk_err_miss(). */
@@ -994,6 +1008,13 @@ enum dk_status	dk_md_pmap_read(struct dk_dump *, uint64_t off, void *,
 		    size_t, struct dk_err *);
 /* Read entry idx of the pmap area (pte_size bytes, dump byte order). */
 enum dk_status	dk_md_pmap_entry(struct dk_dump *, uint64_t idx, uint64_t *,
+		    struct dk_err *);
+/*
+ * Read len bytes at pa inside one page of a page-table page: the page is
+ * read whole into d->ptc, so a walk reads each table page once, not each
+ * entry (its hits and misses count the walk's reads).
+ */
+enum dk_status	dk_read_pt(struct dk_dump *, uint64_t pa, void *, size_t,
 		    struct dk_err *);
 /* Read an 8-byte word of a dumped physical page (page-table walks). */
 enum dk_status	dk_read_pa_u64(struct dk_dump *, uint64_t pa, uint64_t *,
