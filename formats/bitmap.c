@@ -22,8 +22,10 @@
  * (2 bytes), so that rank is a lookup, two mask popcounts and at most
  * eight word popcounts.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bytes.h"
 #include "private.h"
@@ -640,4 +642,70 @@ dk_bitmap_next(const struct dk_bitmap *bm, uint64_t n, int want)
 		i++;
 	}
 	return bm->nbits;
+}
+
+void
+dk_src_data(const struct dk_src *src, uint64_t off, uint64_t end,
+    unsigned align, uint64_t *data, uint64_t *hole)
+{
+	off_t a, b;
+
+	*data = off;
+	*hole = end;
+	if (src->fd < 0 || off >= end)
+		return;
+	a = lseek(src->fd, (off_t)(src->base + off), SEEK_DATA);
+	if (a < 0) {
+		if (errno == ENXIO)		/* a hole to the end */
+			*data = end;
+		return;				/* cannot tell: all data */
+	}
+	a -= (off_t)src->base;
+	if ((uint64_t)a >= end) {
+		*data = end;
+		return;
+	}
+	*data = off + ((uint64_t)a - off) / align * align;
+	b = lseek(src->fd, (off_t)src->base + a, SEEK_HOLE);
+	if (b >= 0) {
+		b -= (off_t)src->base;
+		if ((uint64_t)b < end)
+			*hole = off + ((uint64_t)b - off + align - 1) / align *
+			    align;
+		if (*hole > end)
+			*hole = end;
+	}
+}
+
+#define	BM_READ_CHUNK	(1u << 20)
+
+enum dk_status
+dk_bitmap_read(struct dk_bitmap *bm, const struct dk_src *src, uint64_t off,
+    uint64_t nbytes, unsigned ws, enum dk_endian e, const char *what,
+    struct dk_err *err)
+{
+	uint64_t pos = 0, data, hole;
+	uint8_t *buf;
+	enum dk_status st = DK_OK;
+
+	if (nbytes == 0)
+		return DK_OK;
+	buf = malloc(nbytes < BM_READ_CHUNK ? (size_t)nbytes : BM_READ_CHUNK);
+	if (buf == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	while (st == DK_OK && pos < nbytes) {
+		dk_src_data(src, off + pos, off + nbytes, ws, &data, &hole);
+		for (pos = data - off; st == DK_OK && pos < hole - off;) {
+			size_t n = hole - off - pos < BM_READ_CHUNK ?
+			    (size_t)(hole - off - pos) : BM_READ_CHUNK;
+
+			st = dk_src_pread(src, buf, n, off + pos, what, err);
+			if (st == DK_OK)
+				dk_bitmap_load(bm, pos, buf, n, ws, e);
+			bm->read += n;
+			pos += n;
+		}
+	}
+	free(buf);
+	return st;
 }

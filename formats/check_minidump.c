@@ -278,26 +278,34 @@ avail_synth(struct mdv *v)
 }
 
 /*
- * Count the set bits of the on-disk bitmap at off (size bytes): those
- * below nbits into *pop, those at or past it into *beyond (the first at
- * *first).  0 on success.
+ * Count the set bits of the on-disk bitmap at off (size bytes) from byte
+ * from (a multiple of the word size) on: those below nbits into *pop,
+ * those at or past it into *beyond (the first at *first).  The file's
+ * holes are clear bits and are not read.  0 on success.
  */
 static int
 bitmap_count(struct dk_ck *c, const struct mdv *v, uint64_t off, uint64_t size,
-    uint64_t nbits, uint64_t *pop, uint64_t *beyond, uint64_t *first)
+    uint64_t from, uint64_t nbits, uint64_t *pop, uint64_t *beyond,
+    uint64_t *first)
 {
 	unsigned w = v->md->bitmap_word(v->row, v->hver);
 	uint8_t *buf = malloc(DK_CK_CHUNK);
-	uint64_t whole = size / w * w;
+	uint64_t whole = size / w * w, data, hole;
 
 	*pop = *beyond = 0;
 	*first = UINT64_MAX;
 	if (buf == NULL)
 		return -1;
-	for (uint64_t done = 0; done < whole; done += DK_CK_CHUNK) {
-		size_t n = whole - done < DK_CK_CHUNK ? (size_t)(whole - done) :
-		    DK_CK_CHUNK;
+	for (uint64_t done = from; done < whole;) {
+		size_t n;
 
+		dk_src_data(&c->src, off + done, off + whole, w, &data, &hole);
+		if (data - off > done) {
+			done = data - off;
+			continue;
+		}
+		n = hole - off - done < DK_CK_CHUNK ? (size_t)(hole - off -
+		    done) : DK_CK_CHUNK;
 		if (dk_ck_read(c, buf, n, off + done) != 0) {
 			free(buf);
 			return -1;
@@ -320,37 +328,24 @@ bitmap_count(struct dk_ck *c, const struct mdv *v, uint64_t off, uint64_t size,
 				*first = bit0 + (uint64_t)__builtin_ctzll(word);
 			*beyond += (uint64_t)__builtin_popcountll(word);
 		}
+		done += n;
 	}
 	free(buf);
 	return 0;
 }
 
-/* Load the bits dump_avail numbers into v->own. */
+/* Load the bits dump_avail numbers into v->own (its data extents only). */
 static int
 bitmap_load(struct dk_ck *c, struct mdv *v)
 {
 	unsigned w = v->md->bitmap_word(v->row, v->hver);
 	uint64_t nbytes = (v->nbits + 8 * w - 1) / (8 * w) * w;
 	struct dk_err e;
-	uint8_t *buf;
 
-	if (dk_bitmap_init(&v->own, v->nbits, &e) != DK_OK)
-		return 0;
-	buf = malloc(DK_CK_CHUNK);
-	if (buf == NULL)
-		return 0;
-	for (uint64_t done = 0; done < nbytes; done += DK_CK_CHUNK) {
-		size_t n = nbytes - done < DK_CK_CHUNK ?
-		    (size_t)(nbytes - done) : DK_CK_CHUNK;
-
-		if (dk_ck_read(c, buf, n, v->off[2] + done) != 0) {
-			free(buf);
-			return 0;
-		}
-		dk_bitmap_load(&v->own, done, buf, n, w, v->row->endian);
-	}
-	free(buf);
-	if (dk_bitmap_index(&v->own, &e) != DK_OK)
+	if (dk_bitmap_init(&v->own, v->nbits, &e) != DK_OK ||
+	    dk_bitmap_read(&v->own, &c->src, v->off[2], nbytes, w,
+	    v->row->endian, "bitmap", &e) != DK_OK ||
+	    dk_bitmap_index(&v->own, &e) != DK_OK)
 		return 0;
 	v->bm = &v->own;
 	return 1;
@@ -732,7 +727,7 @@ layout_fits(struct dk_ck *c, const struct mdv *v, const uint64_t s[4])
 	if (t.has_avail ? avail_parse(c, &t, t.off[1], s[1], 1) :
 	    avail_synth(&t)) {
 		if (t.nbits <= s[2] * 8 && bitmap_count(c, &t, t.off[2], s[2],
-		    t.nbits, &pop, &beyond, &first) == 0 && beyond == 0 &&
+		    0, t.nbits, &pop, &beyond, &first) == 0 && beyond == 0 &&
 		    c->src.size == pages + (pop << t.page_shift))
 			ok = 1;
 	}
@@ -804,14 +799,13 @@ static void
 bitmap_check(struct dk_ck *c, struct mdv *v)
 {
 	uint64_t pop, beyond, first;
+	unsigned w = v->md->bitmap_word(v->row, v->hver);
 
 	v->avail_ok = v->has_avail ? avail_parse(c, v, v->off[1], v->size[1],
 	    0) : avail_synth(v);
 	if (!v->avail_ok)
 		return;
 	if (v->nbits > v->size[2] * 8) {
-		unsigned w = v->md->bitmap_word(v->row, v->hver);
-
 		dk_ck_emit(c, "bitmap.too-small", v->field_off[2], "%s %#jx "
 		    "holds %ju bits; dump_avail numbers %ju pages, which need "
 		    "%#jx bytes", size_name(v, 2), (uintmax_t)v->size[2],
@@ -819,8 +813,14 @@ bitmap_check(struct dk_ck *c, struct mdv *v)
 		    (uintmax_t)((v->nbits + 8 * w - 1) / (8 * w) * w));
 		return;
 	}
+	/*
+	 * Bits past memory are in the words from the one holding bit
+	 * nbits: those alone are read here, the rest once, by the load
+	 * (or the open's, which the validator shares).
+	 */
 	if (v->has_avail && bitmap_count(c, v, v->off[2], v->size[2],
-	    v->nbits, &pop, &beyond, &first) == 0 && beyond > 0)
+	    v->nbits / (8 * w) * w, v->nbits, &pop, &beyond, &first) == 0 &&
+	    beyond > 0)
 		dk_ck_emitn(c, "bitmap.bit-beyond-memory",
 		    bit_offset(v, first), beyond, "bitmap bit %ju is set: "
 		    "expected only the %ju bits of the pages dump_avail "

@@ -35,7 +35,6 @@
 
 #define	MD_MAGIC_PREFIX		"minidump"
 #define	MD_HDR_READ		4096	/* enough for every header */
-#define	MD_BITMAP_CHUNK		(1u << 20)
 
 static const struct dk_mdarch *const families[] = {
 	&dk_md_amd64,
@@ -279,8 +278,7 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 {
 	struct dk_md *m = dk_md(d);
 	unsigned ws = m->fam->bitmap_word(d->arch, d->info.version);
-	uint64_t nbits = 0, nbytes, done;
-	uint8_t *buf;
+	uint64_t nbits = 0, nbytes;
 	enum dk_status st;
 
 	if (!DK_H_HAS(&d->hdr, DK_H_DUMPAVAILSIZE)) {
@@ -307,23 +305,14 @@ load_bitmap(struct dk_dump *d, uint64_t bitmapsize, struct dk_err *err)
 	m->avail_bit[d->navail] = nbits;
 	if ((st = dk_bitmap_init(&m->bm, nbits, err)) != DK_OK)
 		return st;
-	/* Only the bytes holding meaningful bits, in whole words. */
+	/*
+	 * Only the bytes holding meaningful bits, in whole words, and of
+	 * them only the file's data: the writer leaves a huge machine's
+	 * pages of clear bits as holes.
+	 */
 	nbytes = (nbits + 8 * ws - 1) / (8 * ws) * ws;
-	buf = malloc(nbytes < MD_BITMAP_CHUNK ? (nbytes ? nbytes : 1) :
-	    MD_BITMAP_CHUNK);
-	if (buf == NULL)
-		return dk_err_set(err, DK_ENOMEM, "out of memory");
-	for (done = 0; done < nbytes; done += MD_BITMAP_CHUNK) {
-		size_t n = nbytes - done < MD_BITMAP_CHUNK ?
-		    (size_t)(nbytes - done) : MD_BITMAP_CHUNK;
-
-		st = dk_src_pread(&d->src, buf, n, m->off_bitmap + done,
-		    "bitmap", err);
-		if (st != DK_OK)
-			break;
-		dk_bitmap_load(&m->bm, done, buf, n, ws, d->arch->endian);
-	}
-	free(buf);
+	st = dk_bitmap_read(&m->bm, &d->src, m->off_bitmap, nbytes, ws,
+	    d->arch->endian, "bitmap", err);
 	if (st == DK_OK)
 		st = dk_bitmap_index(&m->bm, err);
 	DK_TRACE(d, "bitmap: %ju bits in %u-byte %s-endian words, %ju set",

@@ -55,6 +55,14 @@ struct dk_sink {
 	enum dk_status	(*filter)(void *, const void *, size_t,
 			    struct dk_err *);
 	void		*filter_arg;
+	/*
+	 * The input's last extent dk_sink_copy asked the file system for:
+	 * [ext_from, ext_data) a hole, [ext_data, ext_hole) data, of the
+	 * source at fd ext_fd (-1: none) and window base ext_base.
+	 */
+	int		 ext_fd;
+	uint64_t	 ext_base, ext_from, ext_data, ext_hole;
+	uint64_t	 seeks;		/* SEEK_DATA and SEEK_HOLE asked */
 	size_t		 nbuf;		/* bytes in buf, ending at pos */
 	uint8_t		 buf[DK_SINK_BUF];
 };

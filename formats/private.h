@@ -227,6 +227,8 @@ struct dk_bitmap {
 	uint64_t		 nsb, capsb;	/* sb[] is sorted by id */
 	int			 nomem;		/* a set or load ran out of
 						   memory: index reports it */
+	uint64_t		 read;		/* file bytes dk_bitmap_read
+						   read (tests, bench) */
 };
 
 /* An empty bitmap of nbits bits (nothing is allocated yet). */
@@ -243,6 +245,22 @@ void		dk_bitmap_free(struct dk_bitmap *);
  */
 void		dk_bitmap_load(struct dk_bitmap *, uint64_t byteoff,
 		    const uint8_t *, size_t, unsigned wordsize, enum dk_endian);
+/*
+ * The next stretch of [off, end) of src that may hold data: [*data,
+ * *hole), both multiples of align from off; *data = end if none.  The
+ * file's holes (SEEK_DATA, SEEK_HOLE) read as zeros and are skipped;
+ * memory, or a file system that cannot tell, is data throughout.
+ */
+void		dk_src_data(const struct dk_src *, uint64_t off, uint64_t end,
+		    unsigned align, uint64_t *data, uint64_t *hole);
+/*
+ * Load the on-disk bitmap of nbytes bytes at off of src into a fresh
+ * bitmap (dk_bitmap_load in chunks), reading only its data extents: the
+ * holes of a huge machine's bitmap are its clear bits.  Counts bm->read.
+ */
+enum dk_status	dk_bitmap_read(struct dk_bitmap *, const struct dk_src *,
+		    uint64_t off, uint64_t nbytes, unsigned wordsize,
+		    enum dk_endian, const char *what, struct dk_err *);
 /* Store bits as on-disk bytes (the inverse of dk_bitmap_load). */
 void		dk_bitmap_store(const struct dk_bitmap *, uint64_t byteoff,
 		    uint8_t *, size_t, unsigned wordsize, enum dk_endian);

@@ -31,6 +31,7 @@ dk_sink_init(struct dk_sink *s, int fd, const char *name)
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
 	s->name = name;
+	s->ext_fd = -1;
 	/*
 	 * An O_APPEND descriptor (">> file") is written like a pipe: Linux
 	 * pwrite appends whatever the offset, which would drop the holes.
@@ -218,11 +219,53 @@ copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 	return len > 0 ? copy_slow(s, src, off, len, err) : DK_OK;
 }
 
+/*
+ * The extent of src at off, in file offsets: *data (>= off) where the
+ * data starts (end: a hole to the end), *hole where it ends, -1 if the
+ * file system cannot tell.  The last answer is kept: the pages of a
+ * --drop-zero portable file are one extent the rebuild copies run by
+ * run, and on tmpfs each SEEK_HOLE scans to the end of it (581 s for
+ * 2 GiB); asked once, every run after is inside the known extent.
+ */
+static int
+extent_at(struct dk_sink *s, const struct dk_src *src, uint64_t off,
+    uint64_t end, uint64_t *data, uint64_t *hole)
+{
+	off_t x, h;
+
+	if (s->ext_fd == src->fd && s->ext_base == src->base &&
+	    off >= s->ext_from && off < s->ext_hole) {
+		*data = off > s->ext_data ? off : s->ext_data;
+		*hole = s->ext_hole;
+		return 0;
+	}
+	s->seeks++;
+	x = lseek(src->fd, (off_t)(src->base + off), SEEK_DATA);
+	if (x < 0 && errno == ENXIO) {
+		*data = *hole = UINT64_MAX;		/* a hole to the end */
+		return 0;
+	}
+	if (x < 0)
+		return -1;
+	s->seeks++;
+	h = lseek(src->fd, x, SEEK_HOLE);
+	*data = (uint64_t)x - src->base;
+	*hole = h >= 0 ? (uint64_t)h - src->base : end;
+	if (h >= 0) {
+		s->ext_fd = src->fd;
+		s->ext_base = src->base;
+		s->ext_from = off;
+		s->ext_data = *data;
+		s->ext_hole = *hole;
+	}
+	return 0;
+}
+
 enum dk_status
 dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
     uint64_t len, struct dk_err *err)
 {
-	uint64_t end = off + len;
+	uint64_t end = off + len, data, hole;
 	enum dk_status st;
 
 	if (off > src->size || len > src->size - off)
@@ -234,34 +277,22 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 		    (size_t)len, err);
 	/* Holes of the input stay holes: copy the data extents only. */
 	while (off < end) {
-		off_t data = lseek(src->fd, (off_t)(src->base + off),
-		    SEEK_DATA);
-		off_t hole;
-
 		/* lseek speaks file offsets; the window starts at base. */
-		if (data < 0 && errno == ENXIO)
-			data = (off_t)end;		/* a hole to the end */
-		else if (data < 0)
+		if (extent_at(s, src, off, end, &data, &hole) != 0)
 			return copy_extent(s, src, off, end - off, err);
-		else
-			data -= (off_t)src->base;
-		if ((uint64_t)data > end)
-			data = (off_t)end;
-		if ((uint64_t)data > off &&
-		    (st = dk_sink_zero(s, (uint64_t)data - off, err)) != DK_OK)
-			return st;
-		off = (uint64_t)data;
-		if (off >= end)
-			break;
-		hole = lseek(src->fd, (off_t)src->base + data, SEEK_HOLE);
-		if (hole >= 0)
-			hole -= (off_t)src->base;
-		if (hole < 0 || (uint64_t)hole > end)
-			hole = (off_t)end;
-		if ((st = copy_extent(s, src, off, (uint64_t)hole - off, err)) !=
+		if (data > end)
+			data = end;
+		if (data > off && (st = dk_sink_zero(s, data - off, err)) !=
 		    DK_OK)
 			return st;
-		off = (uint64_t)hole;
+		off = data;
+		if (off >= end)
+			break;
+		if (hole > end)
+			hole = end;
+		if ((st = copy_extent(s, src, off, hole - off, err)) != DK_OK)
+			return st;
+		off = hole;
 	}
 	return DK_OK;
 }

@@ -8,7 +8,8 @@
  * writer leaves the bitmap's empty chunks as holes.  A 128 TiB amd64
  * machine needs a bitmapsize of 2^32, which the header's uint32_t
  * cannot hold: the writer refuses it, naming the field, and dumpgen
- * exits 3 with that message and writes nothing.
+ * exits 3 with that message and writes nothing.  The open reads only the
+ * bitmap's data extents (SEEK_DATA), counted by the bitmap's read.
  */
 #include <check.h>
 #include <errno.h>
@@ -80,6 +81,16 @@ START_TEST(test_huge_open_bounded)
 	    "(%ju runs) holds %ju bytes", (uintmax_t)nbits,
 	    (uintmax_t)nruns, (uintmax_t)bytes);
 	ck_assert_uint_lt(bytes, nbits / 8 / 1000);
+	/*
+	 * The open read the bitmap's data extents only (SEEK_DATA): at
+	 * most what the file has allocated, not its 512 MiB.
+	 */
+	ck_assert_msg(dk_md(d)->bm.read <= (uint64_t)sb.st_blocks * 512 &&
+	    dk_md(d)->bm.read < nbits / 8 / 16, "the open read %ju bytes of "
+	    "a bitmap of %ju bytes (%ju allocated in the file)",
+	    (uintmax_t)dk_md(d)->bm.read, (uintmax_t)(nbits / 8),
+	    (uintmax_t)sb.st_blocks * 512);
+	ck_assert_uint_gt(dk_md(d)->bm.read, 0);
 	/* The first and the last dumped page read as the model says. */
 	it = (struct dk_run_iter){ 0 };
 	ck_assert(dk_run_next(d, &it, &run));
