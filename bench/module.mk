@@ -1,7 +1,10 @@
 # bench/ -- `make bench`: read throughput next to cat, lookup rates, the
 # memory and time of opening dumps of 1, 16 and 64 TiB machines, dumpgen
 # next to dd, dumpconv next to cp (alone and followed by sync) at every
-# fragmentation, and the conversion of a million runs (bench/run.sh);
+# fragmentation, and the conversion of a million runs, the kernel-map walk
+# of a 1 TiB dump and of truncated and damaged page tables of every
+# family (bench/kmapwalk), the way back from --drop-zero next to cp,
+# gzip, zstd and xz inputs next to their decoders (bench/run.sh);
 # dumpcheck next to cat and dd (bench/dumpcheck.sh).
 #
 # Variables: BENCH_DIR (where the scratch directory is made; default

@@ -42,11 +42,22 @@
 #     the scratch directory, then the conversion) next to `gzip -dc` and
 #     `zstd -dc` of the same file to /dev/null, and next to dumpconv of
 #     the uncompressed dump; best of $BENCH_REPEAT, page cache warm.
+#  9. Kernel-map walks (bench/kmapwalk: the library's probe counter and
+#     page-table cache, no output written): the 1 TiB dump of 4., and for
+#     each family (amd64 v3, i386, aarch64, arm, mips64, riscv64,
+#     powerpc64 hashed and radix) a 64 MiB dump intact, cut where its
+#     pages start (every page-table page a tree points at is missing:
+#     the issue's truncated radix dump) and with its page-table area
+#     overwritten with random bytes: translations asked, table pages
+#     read, time, time per translation, and dumpconv's time on the same
+#     file (DK_ELIMIT: the walk gave up, as before issue 17).
+#  7b. xz next to gzip and zstd (xz -dc, level 6).
 #
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.
 #
-# Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV, MAXRSS (the programs),
+# Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV, MAXRSS, KMAPWALK (the
+# programs; without KMAPWALK the walks' counters are not printed),
 # BENCH_REPEAT, BENCH_DUMPED, BENCH_MEM, BENCH_FULL_MEM, BENCH_CONV_DUMPED,
 # BENCH_CONV_MEM, BENCH_RUN_MEMS, BENCH_HUGE, BENCH_DIR (scratch parent;
 # default $TMPDIR, else $BENCH_B/bench), BENCH_CONV_DIR (where 5. and 5b.
@@ -58,6 +69,7 @@ B=${BENCH_B:-build}
 DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
 DUMPINFO=${DUMPINFO:-$B/bin/dumpinfo}
 READALL=${READALL:-$B/bench/readall}
+KMAPWALK=${KMAPWALK:-$B/bench/kmapwalk}
 DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
 MAXRSS=${MAXRSS:-$B/bench/maxrss}
 REPEAT=${BENCH_REPEAT:-3}
@@ -383,6 +395,61 @@ for h in $HUGE; do
 	discard "$huge"
 done
 
+# --- 9. kernel-map walks: entries walked and time per entry --------------
+# jsect_off JSON NAME: the offset of section NAME in dumpinfo --json, decimal.
+jsect_off() {
+	printf '%d' "$(echo "$1" | tr -d ' \n' | sed 's/},{/}\n{/g' |
+	    awk -v n="\"name\":\"$2\"" 'index($0, n) {
+		match($0, /"offset":"0x[0-9a-f]+"/);
+		print substr($0, RSTART + 10, RLENGTH - 11); exit }')"
+}
+# kwalk LABEL FILE: one line of $dir/kmap.rows.
+kwalk() {
+	kw_line="-"
+	if [ -x "$KMAPWALK" ]; then
+		kw_line=$("$KMAPWALK" "$2" || echo "-")
+	fi
+	# dumpconv's own time on the file; a walk that gives up is an error.
+	t0=$(now_ns)
+	if "$DUMPCONV" -q "$2" -o "$dir/kw.elf" 2> "$dir/kw.err"; then
+		kw_conv=ok
+	elif grep -q 'translations to walk' "$dir/kw.err"; then
+		kw_conv=DK_ELIMIT
+	else
+		kw_conv=failed
+	fi
+	t1=$(now_ns)
+	discard "$dir/kw.elf"
+	echo "$1|$kw_line|$(secs "$t0" "$t1")|$kw_conv" >> "$dir/kmap.rows"
+}
+: > "$dir/kmap.rows"
+"$DUMPGEN" --arch amd64 --version 3 --mem 1T --dumped 64M --sparse -q \
+    -o "$dir/kw-1t.dmp"
+kwalk "amd64 v3, 1T RAM, 64M dumped (--sparse)" "$dir/kw-1t.dmp"
+discard "$dir/kw-1t.dmp"
+for kv in "amd64 3 -" "i386 2 -" "aarch64 3 -" "arm 2 -" "mips64 2 -" \
+    "riscv64 2 -" "powerpc64 2 -" "powerpc64 2 radix"; do
+	set -- $kv
+	kf=$dir/kw.dmp
+	"$DUMPGEN" --arch "$1" --version "$2" --variant "$3" --mem 64M -q \
+	    -o "$kf"
+	kl="$1 v$2$([ "$3" = - ] || echo " $3")"
+	json=$("$DUMPINFO" --json "$kf")
+	pm_off=$(jsect_off "$json" pmap)
+	pm_size=$(jsection "$json" pmap)
+	pg_off=$(jsect_off "$json" pages)
+	kwalk "$kl, intact" "$kf"
+	head -c "$pg_off" "$kf" > "$dir/kw-cut.dmp"
+	kwalk "$kl, cut where the pages start" "$dir/kw-cut.dmp"
+	drop "$dir/kw-cut.dmp"
+	cp "$kf" "$dir/kw-noise.dmp"
+	head -c "$pm_size" /dev/urandom | dd of="$dir/kw-noise.dmp" bs=4096 \
+	    seek="$pm_off" oflag=seek_bytes conv=notrunc status=none
+	kwalk "$kl, page-table area random" "$dir/kw-noise.dmp"
+	drop "$dir/kw-noise.dmp"
+	discard "$kf"
+done
+
 # --- 7. compressed dumps: dumpconv next to gzip -dc and zstd -dc ----------
 zsrc=$dir/z.dmp
 "$DUMPGEN" --arch amd64 --version 3 --mem "$MEM" --dumped "$DUMPED" -q \
@@ -393,6 +460,7 @@ z_free=$(( $(df -Pk "$dir" | awk 'NR == 2 { print $4 }') * 1024 ))
 if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
 	gzip -6 -n -c "$zsrc" > "$zsrc.gz"
 	zstd -3 -q -c "$zsrc" > "$zsrc.zst"
+	xz -6 -T1 -c "$zsrc" > "$zsrc.xz"
 	# zbest CMD...: the best of $REPEAT runs of CMD (stdout discarded)
 	zbest() {
 		: > "$dir/z.t"
@@ -407,16 +475,17 @@ if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
 	}
 	cat "$zsrc" > /dev/null
 	zplain=$(zbest "$DUMPCONV" -q "$zsrc" -o "$dir/z.elf")
-	for z in gz zst; do
+	for z in gz zst xz; do
 		tool="gzip -dc"
 		[ "$z" = zst ] && tool="zstd -q -dc"
+		[ "$z" = xz ] && tool="xz -dc"
 		cat "$zsrc.$z" > /dev/null
 		tb=$(zbest $tool "$zsrc.$z")
 		cb=$(export TMPDIR="$dir"; zbest "$DUMPCONV" -q "$zsrc.$z" \
 		    -o "$dir/z.elf")
 		echo "$z $(stat -c %s "$zsrc.$z") $tb $cb" >> "$dir/z.rows"
 	done
-	drop "$zsrc.gz" "$zsrc.zst"
+	drop "$zsrc.gz" "$zsrc.zst" "$zsrc.xz"
 fi
 z_size=$(stat -c %s "$zsrc")
 discard "$zsrc"
@@ -443,8 +512,31 @@ f_cp=$(fbest cp --sparse=always "$fcore" "$dir/f.out")
 f_conv=$(fbest "$DUMPCONV" -q "$fcore" -o "$dir/f.out")
 f_drop=$(fbest "$DUMPCONV" -q --drop-zero "$fcore" -o "$dir/f.out")
 f_dsize=$(stat -c %s "$dir/f.out")
-set -- $(timed "$DUMPCONV" -q --to native "$dir/f.out" -o "$dir/f.back")
-f_back=$1
+# The way back, next to cp of the portable file (and cp + sync: the
+# rebuilt core is fsynced), best of $REPEAT each.
+cat "$dir/f.out" > /dev/null
+: > "$dir/fp.t"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	r=$(timed cp --sparse=always "$dir/f.out" "$dir/f.pcp")
+	drop "$dir/f.pcp"
+	echo "${r%% *}" >> "$dir/fp.t"
+	i=$((i + 1))
+done
+f_pcp=$(best < "$dir/fp.t")
+set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
+    "$dir/f.out" "$dir/f.pcp")
+f_pcps=$1
+discard "$dir/f.pcp"
+: > "$dir/fb.t"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	discard "$dir/f.back"
+	r=$(timed "$DUMPCONV" -q --to native "$dir/f.out" -o "$dir/f.back")
+	echo "${r%% *}" >> "$dir/fb.t"
+	i=$((i + 1))
+done
+f_back=$(best < "$dir/fb.t")
 f_same=no
 cmp -s "$fcore" "$dir/f.back" && f_same=yes
 discard "$fcore" "$dir/f.out" "$dir/f.back"
@@ -514,6 +606,19 @@ if [ -n "${huge_conv_s:-}" ]; then
 	    "$(mib $(( huge_conv_rss * 1024 ))) MiB" "$n"
 fi
 echo
+echo "kernel-map walks (bench/kmapwalk: translations asked, page-table pages" \
+    "read; then dumpconv of the same file, with its output)"
+while IFS='|' read -r label kw ct cs; do
+	if [ "$kw" != - ]; then
+		n="$(val "$kw" probes) translations, $(val "$kw" table_pages)"
+		n="$n table pages, $(val "$kw" ns_per_probe) ns each, $(val "$kw" runs)"
+		n="$n runs, $(val "$kw" status); dumpconv $ct s $cs"
+		row "$label" "$(val "$kw" seconds) s" "$n"
+	else
+		row "$label" "-" "dumpconv $ct s $cs"
+	fi
+done < "$dir/kmap.rows"
+echo
 echo "conversion to the portable ELF minidump, the dump of 1. ($(mib "$size") MiB," \
     "$(mib "$alloc") MiB allocated), $where, page cache warm"
 row "cp --sparse=always (baseline)" "${cp_best} s" "[$cp_med s] $(mbps "$alloc" "$cp_best") MB/s of data"
@@ -567,8 +672,10 @@ echo "compressed dumps: --mem $MEM --dumped $DUMPED ($(mib "$z_size") MiB," \
 if [ -s "$dir/z.rows" ]; then
 	row "dumpconv of the uncompressed dump" "${zplain} s"
 	while read -r z zsize tb cb; do
-		row "$z file: $(mib "$zsize") MiB, $([ "$z" = gz ] && echo "gzip -dc" ||
-		    echo "zstd -dc") > /dev/null" "${tb} s" \
+		ztool="gzip -dc"
+		[ "$z" = zst ] && ztool="zstd -dc"
+		[ "$z" = xz ] && ztool="xz -dc"
+		row "$z file: $(mib "$zsize") MiB, $ztool > /dev/null" "${tb} s" \
 		    "$(mbps "$z_size" "$tb") MB/s of dump (baseline)"
 		less=$(awk -v a="$cb" -v b="$zplain" 'BEGIN { print a - b }')
 		row "dumpconv FILE.$z (decompress + convert)" "${cb} s" \
@@ -584,7 +691,10 @@ row "cp --sparse=always (baseline)" "${f_cp} s" "$(mbps "$f_alloc" "$f_cp") MB/s
 row "dumpconv FILE -o OUT" "${f_conv} s" "dumpconv/cp $(ratio "$f_conv" "$f_cp")"
 row "dumpconv --drop-zero (reads the core twice)" "${f_drop} s" \
     "dumpconv --drop-zero/cp $(ratio "$f_drop" "$f_cp"); file $(mib "$f_dsize") MiB"
-row "dumpconv --to native of that (once)" "${f_back} s" "byte for byte: $f_same"
+row "cp --sparse=always of that (baseline)" "${f_pcp} s" \
+    "cp + sync FILE: ${f_pcps} s"
+row "dumpconv --to native of that" "${f_back} s" \
+    "byte for byte: $f_same; /cp $(ratio "$f_back" "$f_pcp") (goal: at most 1.2), /(cp + sync) $(ratio "$f_back" "$f_pcps")"
 # Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
 echo
