@@ -577,6 +577,12 @@ ppc64_vsid_index(struct dk_dump *d, enum dk_endian e)
 	}
 	qsort(m->fam_index, (size_t)k, 16, cmp_pair);
 	m->fam_nindex = (size_t)k;
+	if (k > 0 && k < n) {		/* the valid entries only */
+		uint64_t *p = realloc(m->fam_index, (size_t)k * 16);
+
+		if (p != NULL)
+			m->fam_index = p;
+	}
 }
 
 /*
