@@ -40,6 +40,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-fullelf
 	@$(MAKE) --no-print-directory check-compress
 	@$(MAKE) --no-print-directory check-kdh
+	@$(MAKE) --no-print-directory check-kdumpcheck
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
 
@@ -91,6 +92,12 @@ check-compress: all
 check-kdh: all
 	@B=$(B) bash tests/kdh.sh
 
+# dumpcheck on kdump-compressed files: the real ones, damaged copies
+# patched by hand, libkdumpfile through python3 ctypes (tests/kdumpcheck.sh).
+.PHONY: check-kdumpcheck
+check-kdumpcheck: all
+	@B=$(B) bash tests/kdumpcheck.sh
+
 # Header layouts across ABIs (issue 7): dumplayout end to end
 # (tests/layout.sh), then the compiler oracle (tests/layout_oracle.sh)
 # on the ABIs CI installs compilers for; `make check-cross` runs it on
@@ -127,7 +134,8 @@ check-fresh:
 #    tcase_set_timeout()'s too, multiplied by CK_TIMEOUT_MULTIPLIER.
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
-	      check-fullelf check-compress check-kdh check-install \
+	      check-fullelf check-compress check-kdh check-kdumpcheck \
+	      check-install \
 	      check-layout check-cross fuzz-replay
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
