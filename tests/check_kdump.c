@@ -1789,9 +1789,99 @@ write_seeds(const char *dir)
 	}
 }
 
+/*
+ * The seeds of the validator's targets, in DIR_check, DIR_flat and
+ * DIR_codec beside DIR: damaged files (each a finding of check_kdump.c),
+ * flattened records without their header, and four pages of each codec
+ * in fuzz_kdump_codec's input form.
+ */
+static void
+write_check_seeds(const char *dir)
+{
+	char sub[512], name[96];
+	struct ks s = spec(K64, 0, 6, KMIXED);
+	struct kf f;
+	uint8_t *o, *b;
+	size_t n;
+
+	s.mapnr = 64;
+	s.ram[0][1] = 64;
+	s.nram = 1;
+	s.dump[0][1] = 12;
+	s.dump[1][0] = 50;
+	s.dump[1][1] = 56;
+	s.ndump = 2;
+	s.share_zero = 1;
+	kd_build(&s, &f);
+	snprintf(sub, sizeof(sub), "%s_check", dir);
+	{
+		/* (offset, width, value) patches of the LP64 file. */
+		const struct { const char *name; size_t off; unsigned w;
+		    uint64_t v; } dmg[] = {
+			{ "block-size", 428, 4, 3000 },
+			{ "status", 424, 4, 0x9 },
+			{ "desc-past-eof", f.off_desc + 24, 8, 1u << 30 },
+			{ "desc-size", f.off_desc + 24 + 8, 4, 4097 },
+			{ "desc-flags", f.off_desc + 24 + 12, 4, 3 },
+			{ "desc-empty", f.off_desc + 48 + 8, 4, 0 },
+			{ "bitmap1-clear", 2 * 4096, 1, 0 },
+			{ "notes", 4096 + 56, 8, 7 },
+			{ "max-mapnr", 4096 + 96, 8, 1u << 20 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(dmg); i++) {
+			b = malloc(f.len);
+			ck_assert_ptr_nonnull(b);
+			memcpy(b, f.b, f.len);
+			put(b + dmg[i].off, dmg[i].w, 0, dmg[i].v);
+			write_seed(sub, dmg[i].name, b, f.len);
+			free(b);
+		}
+	}
+	o = flatten(&f, 1000, 2, 1, 5000, 1, &n);
+	write_seed(sub, "flat-overlap", o, n);
+	snprintf(name, sizeof(name), "%s_flat", dir);
+	write_seed(name, "records-overlap", o + 4096, n - 4096);
+	free(o);
+	o = flatten(&f, 4096, 1, 0, 0, 0, &n);
+	write_seed(name, "records-reversed-no-end", o + 4096, n - 4096);
+	free(o);
+	free(f.b);
+	/* fuzz_kdump_codec: flags, shares, then the four pages. */
+	snprintf(name, sizeof(name), "%s_codec", dir);
+	for (int set = 0; set < 2; set++) {
+		static const unsigned c[2][4] = {
+			{ KZLIB, KLZO, KSNAPPY, KZSTD },
+			{ KNONE, KZSTD, KZLIB, KLZO },
+		};
+		uint8_t page[4096], z[4][8192 + 64], in[8 + 4 * 8256];
+		size_t zl[4], at = 8;
+
+		for (int i = 0; i < 4; i++) {
+			fill_page((uint64_t)(11 + i + set), page, sizeof(page));
+			zl[i] = compress_page(c[set][i], page, sizeof(page),
+			    z[i], sizeof(z[i]));
+			if (zl[i] >= sizeof(page))
+				memcpy(z[i], page, zl[i] = sizeof(page));
+			in[i] = (uint8_t)(zl[i] == sizeof(page) ? 0 :
+			    c[set][i]);
+		}
+		/* Equal shares: fuzz_kdump_codec splits the rest by them. */
+		for (int i = 0; i < 4; i++)
+			in[4 + i] = 0xff;
+		for (int i = 0; i < 4; i++) {
+			memcpy(in + at, z[i], zl[i]);
+			at += zl[i];
+		}
+		snprintf(sub, sizeof(sub), "pages-%d", set);
+		write_seed(name, sub, in, at);
+	}
+}
+
 START_TEST(test_write_seeds)
 {
 	write_seeds(getenv("CHECK_KDUMP_SEEDS"));
+	write_check_seeds(getenv("CHECK_KDUMP_SEEDS"));
 }
 END_TEST
 
