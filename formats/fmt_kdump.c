@@ -64,7 +64,10 @@
  * page-read path, one descriptor and one page at a time.  A page whose
  * descriptor or data the file does not hold (makedumpfile stopped on
  * ENOSPC, or the file was cut) is DK_ENOTDUMPED with its PFN, never
- * zeros; the header's incomplete flag is reported as an attribute.  The
+ * zeros; a page the dump level excluded (in bitmap 1, not in bitmap 2)
+ * is DK_ENOTDUMPED too, or zeros when asked (dk_zero_excluded(),
+ * dumpinfo --zero-excluded, as crash has); the header's incomplete flag
+ * is reported as an attribute.  The
  * physical ranges are the runs of bitmap 1; the page count is bitmap 2's.
  * Kernel virtual addresses are not translated yet.
  */
@@ -124,6 +127,7 @@ struct dk_kdump {
 	enum dk_endian	 e;
 	unsigned	 version;
 	int		 diskdump;	/* "DISKDUMP": no kdump sub header */
+	int		 zero_excluded;	/* excluded pages read as zeros */
 	uint64_t	 block;
 	uint64_t	 max_mapnr;
 	uint64_t	 bm_bytes;	/* bytes of each bitmap */
@@ -1704,6 +1708,10 @@ kd_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address "
 		    "%#jx (PFN %#jx) is not in the machine's memory (clear "
 		    "in bitmap 1)", (uintmax_t)pa, (uintmax_t)pfn);
+	if (k->zero_excluded) {		/* asked: the dump level's, as zeros */
+		*off = DK_OFF_ZERO;
+		return DK_OK;
+	}
 	return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx "
 	    "(PFN %#jx) was left out of the dump (set in bitmap 1, clear in "
 	    "bitmap 2: dump level %ju)", (uintmax_t)pa, (uintmax_t)pfn,
@@ -1939,6 +1947,17 @@ kd_run_next(const struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
 	r->offset = DK_OFF_PAGED;
 	it->next_bit = e;
 	return 1;
+}
+
+DK_EXPORT enum dk_status
+dk_zero_excluded(struct dk_dump *d, int on, struct dk_err *err)
+{
+	if (d->fmt != &dk_fmt_kdump)
+		return dk_err_set(err, DK_EUNSUP, "%s: a %s dump leaves no "
+		    "page of memory out by a dump level: only kdump-compressed "
+		    "files do", d->src.name, d->info.format);
+	kd(d)->zero_excluded = on != 0;
+	return DK_OK;
 }
 
 static enum dk_status

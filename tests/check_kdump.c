@@ -61,6 +61,7 @@
 #include <zstd.h>
 
 #include "ctlayout.h"
+#include "dkcheck.h"
 #include "dumpkit.h"
 #include "private.h"
 
@@ -1359,6 +1360,398 @@ START_TEST(test_bad_headers)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
+/* --zero-excluded.                                                        */
+
+START_TEST(test_zero_excluded)
+{
+	static const uint64_t ranges[2][2] = { { 0, 100 }, { 100, 300 } };
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct kf f;
+	struct dk_dump *d;
+	struct dk_err err;
+	uint8_t b[4096], z[4096] = { 0 };
+	char paths[2][64];
+	uint64_t off;
+
+	kd_build(&s, &f);
+	d = open_ok(f.b, f.len, NULL);
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 4096, &err),
+	    DK_ENOTDUMPED);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	/* In memory, left out by the dump level: zeros, when asked. */
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 4096, &err), DK_OK);
+	ck_assert_mem_eq(b, z, 4096);
+	ck_assert_int_eq(dk_pa_offset(d, 50 * 4096, &off, &err), DK_OK);
+	ck_assert_uint_eq(off, DK_OFF_ZERO);
+	/* A read across a dumped page and an excluded one. */
+	ck_assert_int_eq(dk_read_pa(d, 40 * 4096 - 8, b, 16, &err), DK_OK);
+	for (int i = 0; i < 8; i++)
+		ck_assert_uint_eq(b[i], page_byte(39, 4096 - 8 + (size_t)i));
+	ck_assert_mem_eq(b + 8, z, 8);
+	/* Not memory, past max_mapnr: still not dumped. */
+	ck_assert_int_eq(dk_read_pa(d, 200 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	ck_assert_int_eq(dk_read_pa(d, 300 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	/* The runs (and so dumpcheck's digest) are the stored pages only. */
+	{
+		struct dk_run_iter it = { 0, 0 };
+		struct dk_run r;
+		uint64_t n = 0;
+
+		while (dk_run_next(d, &it, &r))
+			n += r.len / 4096;
+		ck_assert_uint_eq(n, dk_info(d)->npages);
+	}
+	dk_close(d);
+	/* A page the file lost is never zeros. */
+	d = open_ok(f.b, f.off_data + 10, NULL);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	ck_assert_int_eq(dk_read_pa(d, 4096, b, 4096, &err), DK_ENOTDUMPED);
+	HAS(err.msg, "the dump is incomplete");
+	dk_close(d);
+	free(f.b);
+	/* Nor a page of another part of a split set. */
+	write_set(&s, ranges, 2, 0, paths);
+	ck_assert_int_eq(dk_open(paths[0], NULL, &d, &err), DK_OK);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	ck_assert_int_eq(dk_read_pa(d, 110 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	HAS(err.msg, "is in another part of the split set");
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 16, &err), DK_OK);
+	dk_close(d);
+	unlink(paths[0]);
+	unlink(paths[1]);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* dumpcheck's validator (formats/check_kdump.c).                          */
+
+struct seen {
+	size_t		 n;
+	struct { char code[40]; uint64_t off; int has; uint64_t count;
+	    char msg[384]; } f[32];
+};
+
+static void
+on_finding(void *arg, const struct dk_finding *f)
+{
+	struct seen *s = arg;
+
+	if (s->n >= DK_ARRAY_LEN(s->f))
+		return;
+	snprintf(s->f[s->n].code, sizeof(s->f[s->n].code), "%s", f->code);
+	s->f[s->n].off = f->offset;
+	s->f[s->n].has = f->has_offset;
+	s->f[s->n].count = f->count;
+	memcpy(s->f[s->n].msg, f->msg, sizeof(f->msg));
+	s->n++;
+}
+
+/* dumpcheck (full pass, --checksum) of bytes: the findings into *s. */
+static struct dk_check_result
+kcheck(const void *b, size_t n, struct seen *s)
+{
+	struct dk_check_opts o = { .checksum = 1, .finding = on_finding,
+	    .arg = s };
+	struct dk_check_result res;
+	struct dk_err err;
+
+	memset(s, 0, sizeof(*s));
+	ck_assert_msg(dk_check_mem(b, n, "mem", &o, &res, &err) == DK_OK,
+	    "%s", err.msg);
+	ck_assert_str_eq(res.format, "kdump");
+	return res;
+}
+
+/* The finding of code in s (at off, unless off is DK_CK_NOOFF), or NULL. */
+static const char *
+found(const struct seen *s, const char *code, uint64_t off)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->f[i].code, code) == 0 && (off == UINT64_MAX ||
+		    (s->f[i].has && s->f[i].off == off)))
+			return s->f[i].msg;
+	return NULL;
+}
+
+static void
+dump_seen(const struct seen *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < s->n && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "[%s at %#jx: %s] ",
+		    s->f[i].code, (uintmax_t)s->f[i].off, s->f[i].msg);
+}
+
+#define	FOUND(s, code, off) do {					\
+	char all_[4096];						\
+									\
+	dump_seen((s), all_, sizeof(all_));				\
+	ck_assert_msg(found((s), (code), (off)) != NULL, "no %s at %#jx: %s", \
+	    (code), (uintmax_t)(off), all_);				\
+} while (0)
+
+/* The library's digest of the pages it reads, as dumpcheck computes it. */
+static void
+lib_digest(struct dk_dump *d, uint64_t out[2])
+{
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_run r;
+	struct dk_digest g;
+	struct dk_err err;
+	size_t ps = dk_info(d)->page_size;
+	uint8_t *b = malloc(ps);
+
+	ck_assert_ptr_nonnull(b);
+	dk_digest_init(&g, ps);
+	while (dk_run_next(d, &it, &r))
+		for (uint64_t pa = r.pa; pa < r.pa + r.len; pa += ps) {
+			ck_assert_int_eq(dk_read_pa(d, pa, b, ps, &err), DK_OK);
+			dk_digest_page(&g, pa, b);
+		}
+	dk_digest_final(&g, out);
+	free(b);
+}
+
+/*
+ * _i: layout (3) x byte order (2) x plain or flattened (2), every codec
+ * mixed, the shared zero page: clean, and the digest the library's.
+ */
+START_TEST(test_check_clean)
+{
+	struct ks s = spec((enum kabi)(_i / 4), _i / 2 % 2, 6, KMIXED);
+	struct kf f;
+	struct seen sn;
+	struct dk_check_result res;
+	struct dk_dump *d;
+	uint64_t sum[2];
+	uint8_t *o = NULL;
+	size_t n;
+	char all[4096];
+
+	s.share_zero = 1;
+	kd_build(&s, &f);
+	if (_i % 2)
+		o = flatten(&f, 1000, 2, 1, 0, 1, &n);
+	res = kcheck(o != NULL ? o : f.b, o != NULL ? n : f.len, &sn);
+	dump_seen(&sn, all, sizeof(all));
+	ck_assert_msg(res.nerrors == 0 && res.nwarnings == 0, "%s", all);
+	ck_assert_uint_eq(res.npages, f.ndesc);
+	ck_assert_uint_eq(res.npages_present, f.ndesc);
+	ck_assert_uint_eq(res.version, 6);
+	ck_assert(res.deep && res.has_checksum);
+	d = open_ok(o != NULL ? o : f.b, o != NULL ? n : f.len, NULL);
+	ck_assert_str_eq(res.arch, dk_info(d)->arch);
+	lib_digest(d, sum);
+	ck_assert(sum[0] == res.checksum[0] && sum[1] == res.checksum[1]);
+	dk_close(d);
+	free(o);
+	free(f.b);
+}
+END_TEST
+
+/* One damage, written by hand into a clean file: its code at its offset. */
+START_TEST(test_check_findings)
+{
+	struct ks s = spec(K64, 0, 6, KMIXED);
+	struct kf f;
+	struct seen sn;
+	struct dk_check_result res;
+	uint8_t *b;
+	uint64_t d5, d6;
+
+	s.share_zero = 1;
+	s.status = 0;
+	kd_build(&s, &f);
+	b = malloc(f.len + 64);
+	ck_assert_ptr_nonnull(b);
+	d5 = f.off_desc + 24 * 5;
+	d6 = f.off_desc + 24 * 6;
+#define	FRESH()	memcpy(b, f.b, f.len)
+	/* Header fields (LP64: status 424, block_size 428, max_mapnr 440). */
+	FRESH();
+	put(b + 428, 4, 0, 12288);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.block-size", 428);
+	FRESH();
+	put(b + 424, 4, 0, KZLIB | KLZO);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.status", 424);
+	FRESH();
+	put(b + 440, 4, 0, 299);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.max-mapnr", 440);
+	/* Sub header: VMCOREINFO outside its blocks, eraseinfo past EOF. */
+	FRESH();
+	put(b + 4096 + sub_at[K64][S_OVMCI].off, 8, 0, 3 * 4096 + 8);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.sub-hdr-size", 4096 + sub_at[K64][S_OVMCI].off);
+	FRESH();
+	put(b + 4096 + sub_at[K64][S_OERASE].off, 8, 0, (uint64_t)1 << 40);
+	put(b + 4096 + sub_at[K64][S_SERASE].off, 8, 0, 100);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.offset-past-eof", 4096 + sub_at[K64][S_OERASE].off);
+	/* A note header that does not fit its descriptor. */
+	FRESH();
+	put(b + 4096 + sub_size[K64][6] + 4, 4, 0, 1u << 20);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.notes", 4096 + sub_size[K64][6]);
+	/* Bitmaps: a bit past max_mapnr (300: byte 37, bit 4) in bitmap 1. */
+	FRESH();
+	b[2 * 4096 + 37] |= 0x10;
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "bitmap.bit-beyond-memory", 2 * 4096 + 37);
+	/* Descriptors 5 and 6 swapped, then overlapping. */
+	FRESH();
+	memcpy(b + d5, f.b + d6, 16);
+	memcpy(b + d6, f.b + d5, 16);
+	res = kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.desc-order", d6);
+	ck_assert_uint_eq(res.nerrors, 0);
+	FRESH();
+	put(b + d6, 8, 0, get(f.b + d5, 8, 0) + 1);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.desc-overlap", d6);
+	/* The shared zero page (the first after the descriptors) not zero. */
+	FRESH();
+	b[f.off_data + 100] = 1;
+	(void)kcheck(b, f.len, &sn);
+	ck_assert_ptr_nonnull(strstr(found(&sn, "kdump.desc-overlap",
+	    UINT64_MAX), "which is not all zeros"));
+	/* Each codec's page damaged: kdump.page-corrupt at its data. */
+	for (size_t i = 0; i < f.ndesc; i++) {
+		const uint8_t *q = f.b + f.off_desc + 24 * i;
+		uint64_t off = get(q, 8, 0), size = get(q + 8, 4, 0);
+		unsigned c = (unsigned)get(q + 12, 4, 0);
+
+		if (c == 0 || f.pfn[i] > 10)
+			continue;
+		FRESH();
+		b[off + size / 2] ^= 0x5a;
+		b[off] ^= 0xff;
+		(void)kcheck(b, f.len, &sn);
+		FOUND(&sn, "kdump.page-corrupt", off);
+		ck_assert_ptr_nonnull(strstr(found(&sn, "kdump.page-corrupt",
+		    off), c == KZLIB ? "zlib" : c == KLZO ? "lzo" :
+		    c == KSNAPPY ? "snappy" : "zstd"));
+	}
+	/* Cut inside page 7's data: pages 7 on lost, their PFN ranges. */
+	ck_assert_uint_eq(f.pfn[7], 8);
+	{
+		const uint8_t *q = f.b + f.off_desc + 24 * 7;
+		uint64_t cut = get(q, 8, 0) + 5, lost = 0;
+		char want[64];
+
+		for (size_t i = 0; i < f.ndesc; i++)
+			lost += get(f.b + f.off_desc + 24 * i, 8, 0) + get(f.b +
+			    f.off_desc + 24 * i + 8, 4, 0) > cut;
+		(void)kcheck(f.b, (size_t)cut, &sn);
+		FOUND(&sn, "file.truncated", cut);
+		ck_assert_uint_eq(sn.f[0].count, lost);
+		/* PFN 10 and 17 are zero pages (PFN % 7 == 3), shared, kept. */
+		snprintf(want, sizeof(want), "PFNs lost: [%#jx, 0xa) [0xb, "
+		    "0x11) [0x12, 0x18)", (uintmax_t)f.pfn[7]);
+		HAS(found(&sn, "file.truncated", cut), want);
+	}
+	free(b);
+	free(f.b);
+	/* A split part whose end is past max_mapnr. */
+	s.split = 1;
+	s.start = 100;
+	s.end = 300;
+	kd_build(&s, &f);
+	put(f.b + 4096 + sub_at[K64][S_EPFN64].off, 8, 0, 400);
+	(void)kcheck(f.b, f.len, &sn);
+	FOUND(&sn, "kdump.split-range", 4096 + sub_at[K64][S_SPFN64].off);
+	free(f.b);
+	/* Flattened: records overlapping (garbage the real ones overwrite). */
+	s = spec(K32, 1, 5, KLZO);
+	kd_build(&s, &f);
+	{
+		size_t n;
+		uint8_t *o = flatten(&f, 4096, 0, 0, 3000, 1, &n);
+
+		res = kcheck(o, n, &sn);
+		FOUND(&sn, "kdump.flat-overlap", UINT64_MAX);
+		ck_assert_uint_eq(res.nerrors, 0);
+		free(o);
+	}
+	free(f.b);
+#undef FRESH
+}
+END_TEST
+
+/* A set of three parts: one dump for dumpcheck --set; broken sets. */
+START_TEST(test_check_set)
+{
+	static const uint64_t ranges[3][2] = { { 0, 35 }, { 35, 120 },
+	    { 120, 300 } };
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct dk_check_opts o = { .checksum = 1, .finding = on_finding };
+	struct dk_check_result res, whole;
+	struct seen sn;
+	struct dk_err err;
+	struct kf f;
+	char paths[3][64];
+	const char *order[3];
+
+	kd_build(&s, &f);
+	whole = kcheck(f.b, f.len, &sn);
+	free(f.b);
+	write_set(&s, ranges, 3, 0, paths);
+	order[0] = paths[2];
+	order[1] = paths[0];
+	order[2] = paths[1];
+	o.arg = &sn;
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 3, &o, &res, &err), DK_OK);
+	ck_assert_uint_eq(res.nerrors + res.nwarnings, 0);
+	ck_assert_uint_eq(res.npages, whole.npages);
+	/* The set's digest is the unsplit file's. */
+	ck_assert(res.checksum[0] == whole.checksum[0] &&
+	    res.checksum[1] == whole.checksum[1]);
+	/* Two of three: a gap; the same part twice: an overlap. */
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 2, &o, &res, &err), DK_OK);
+	FOUND(&sn, "kdump.split-gap", UINT64_MAX);
+	HAS(found(&sn, "kdump.split-gap", UINT64_MAX), "[0x23, 0x78)");
+	order[2] = paths[2];
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 3, &o, &res, &err), DK_OK);
+	FOUND(&sn, "kdump.split-overlap", UINT64_MAX);
+	for (size_t i = 0; i < 3; i++)
+		unlink(paths[i]);
+	/* A part of another dump (another nodename). */
+	{
+		struct ks t = s;
+		char other[2][64], moved[80];
+		const char *mix[3];
+
+		t.node = "other";
+		write_set(&t, ranges, 2, 0, other);
+		snprintf(moved, sizeof(moved), "%s.other", other[1]);
+		ck_assert_int_eq(rename(other[1], moved), 0);
+		write_set(&s, ranges, 3, 0, paths);
+		mix[0] = paths[0];
+		mix[1] = moved;
+		mix[2] = paths[2];
+		memset(&sn, 0, sizeof(sn));
+		ck_assert_int_eq(dk_check_set(mix, 3, &o, &res, &err), DK_OK);
+		FOUND(&sn, "kdump.split-mismatch", UINT64_MAX);
+		HAS(found(&sn, "kdump.split-mismatch", UINT64_MAX),
+		    "nodename is \"other\" here");
+		unlink(moved);
+	}
+	for (size_t i = 0; i < 3; i++)
+		unlink(paths[i]);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
 /* Real files.                                                             */
 
 /* A run as libkdumpfile's kdread prints it. */
@@ -1684,6 +2077,7 @@ kdump_suite(void)
 	TCase *inc = tcase_create("incomplete");
 	TCase *meta = tcase_create("meta");
 	TCase *real = tcase_create("real");
+	TCase *ck = tcase_create("check");
 
 	tcase_add_loop_test(lay, test_layouts, 0, 36);
 	tcase_add_loop_test(lay, test_block_sizes, 0, 16);
@@ -1705,6 +2099,11 @@ kdump_suite(void)
 	tcase_add_test(meta, test_arch_sources);
 	tcase_add_test(meta, test_meta);
 	tcase_add_test(meta, test_bad_headers);
+	tcase_add_test(pg, test_zero_excluded);
+	tcase_add_loop_test(ck, test_check_clean, 0, 12);
+	tcase_add_test(ck, test_check_findings);
+	tcase_add_test(ck, test_check_set);
+	tcase_set_timeout(ck, 120);
 	tcase_add_test(real, test_real_qemu_x86_64);
 	tcase_add_test(real, test_real_qemu_s390x);
 	tcase_add_test(real, test_real_qemu_notes_arch);
@@ -1718,6 +2117,7 @@ kdump_suite(void)
 	suite_add_tcase(s, inc);
 	suite_add_tcase(s, meta);
 	suite_add_tcase(s, real);
+	suite_add_tcase(s, ck);
 	return s;
 }
 

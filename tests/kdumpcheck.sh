@@ -384,6 +384,22 @@ run --set "$T/p4" "$T/p5o"
     ok "parts overlapping by 0x100 PFNs: kdump.split-overlap" ||
     no "parts overlapping" "exit $rc: $(cat "$T/f")"
 
+# dumpinfo --zero-excluded: PFN 0x3044 of part 4 is in memory (bitmap 1)
+# but excluded by -d 31 (bitmap 2): zeros when asked, else exit 1.
+"$BIN/dumpinfo" --read-pa 0x3044000:16 "$T/p4" > /dev/null 2> "$T/err"
+rc1=$?
+out=$("$BIN/dumpinfo" --zero-excluded --read-pa 0x3044000:16 --raw "$T/p4" |
+    od -An -tx1 | tr -d ' \n')
+rc2=${PIPESTATUS[0]}
+"$BIN/dumpinfo" --zero-excluded --read-pa 0x1000000:16 "$T/p4" > /dev/null \
+    2>> "$T/err"
+rc3=$?
+[ "$rc1" -eq 1 ] && grep -q 'left out of the dump' "$T/err" &&
+    [ "$rc2" -eq 0 ] && [ "$out" = "00000000000000000000000000000000" ] &&
+    [ "$rc3" -eq 1 ] && grep -q 'another part of the split set' "$T/err" &&
+    ok "dumpinfo --zero-excluded: an excluded page reads as zeros, another part's does not" ||
+    no "dumpinfo --zero-excluded" "$rc1 $rc2 $rc3 $out: $(cat "$T/err")"
+
 # --- the whole real files, when made on this machine ----------------------
 if [ -d "$REAL/mdf" ]; then
 	bad=

@@ -55,6 +55,8 @@ static const char help_text[] =
 "                       bytes as they are, unformatted\n"
 "      --info-file FILE  savecore's info file of the dump (default: the\n"
 "                       info.N beside a dump named vmcore.N)\n"
+"      --zero-excluded  read the pages a kdump file's dump level left out\n"
+"                       (in memory, not dumped) as zeros, as crash does\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
 "  -q, --quiet          print only errors\n"
@@ -72,11 +74,13 @@ static const struct tool tool = { "dumpinfo", usage_text, help_text };
 /* A long option without a short one. */
 #define	OPT_RAW		256
 #define	OPT_INFO_FILE	257
+#define	OPT_ZERO_EXCL	258
 
 struct opts {
 	int		 json;
 	int		 raw;
 	int		 quiet;		/* print only errors */
+	int		 zero_excluded;	/* --zero-excluded */
 	int		 verbose;
 	int		 msgbuf;	/* --msgbuf */
 	int		 read;		/* 0, 'p' or 'v' */
@@ -1047,6 +1051,7 @@ run(int argc, char **argv, int *finished)
 		{ "msgbuf", no_argument, NULL, 'm' },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
+		{ "zero-excluded", no_argument, NULL, OPT_ZERO_EXCL },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1087,6 +1092,9 @@ run(int argc, char **argv, int *finished)
 		case OPT_INFO_FILE:
 			o.info_file = optarg;
 			break;
+		case OPT_ZERO_EXCL:
+			o.zero_excluded = 1;
+			break;
 		case 'a':
 			o.open.arch = optarg;
 			break;
@@ -1120,6 +1128,11 @@ run(int argc, char **argv, int *finished)
 	if (dk_open(o.path, &o.open, &d, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return tool_open_exit(err.code);
+	}
+	if (o.zero_excluded && dk_zero_excluded(d, 1, &err) != DK_OK) {
+		fprintf(stderr, "dumpinfo: --zero-excluded: %s\n", err.msg);
+		dk_close(d);
+		return TOOL_UNUSABLE;
 	}
 	if (o.read != 0)
 		rc = do_read(d, &o);
