@@ -1360,6 +1360,124 @@ START_TEST(test_bad_headers)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
+/* Hostile headers: every bound the reader relies on.                      */
+
+/*
+ * Each field set to a value no writer writes: the open (or the read of
+ * the page it concerns) fails with the status given, a message naming
+ * the file, and the offset of the field or structure at fault; never a
+ * crash, a hang or a large allocation (the suite runs under ASan).
+ */
+START_TEST(test_hostile_headers)
+{
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct kf f;
+	uint8_t *b, page[4096];
+	struct dk_err err;
+	struct dk_dump *d;
+
+	kd_build(&s, &f);
+	b = malloc(f.len);
+	ck_assert_ptr_nonnull(b);
+	{
+		/* (offset, width, value, status, message, offset of error) */
+		const struct { size_t off; unsigned w; uint64_t v;
+		    enum dk_status st; const char *msg; uint64_t at; } h[] = {
+			/* max_mapnr_64 of 2^60 PFNs: more than the bitmaps. */
+			{ 4096 + 96, 8, (uint64_t)1 << 60, DK_ECORRUPT,
+			  "needs more bits than the", 4096 + 96 },
+			/* bitmap_blocks 2^32 - 1: the bitmaps past EOF. */
+			{ 436, 4, UINT32_MAX, DK_ETRUNC, "the bitmaps", 8192 },
+			/* sub_hdr_size 2^31 - 1: the bitmaps past EOF. */
+			{ 432, 4, INT32_MAX, DK_ETRUNC, "the bitmaps",
+			  ((uint64_t)INT32_MAX + 1) * 4096 },
+			/* block_size 2^31: no layout fits. */
+			{ 428, 4, (uint64_t)1 << 31, DK_ECORRUPT,
+			  "neither the 64-bit nor the 32-bit layout", 0 },
+			/* The notes past the end of the file. */
+			{ 4096 + 48, 8, (uint64_t)1 << 40, DK_ETRUNC,
+			  "the ELF notes", (uint64_t)1 << 40 },
+			/* 1 TiB of notes. */
+			{ 4096 + 56, 8, (uint64_t)1 << 40, DK_ELIMIT,
+			  "is larger than the", 4096 + sub_size[K64][6] },
+			/* 1 TiB of VMCOREINFO (version 6 reads the note's). */
+			{ 4096 + 40, 8, (uint64_t)1 << 40, DK_OK, NULL, 0 },
+			/* A split part ending past max_mapnr: cut to it. */
+			{ 4096 + 12, 4, 1, DK_OK, NULL, 0 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(h); i++) {
+			memcpy(b, f.b, f.len);
+			put(b + h[i].off, h[i].w, 0, h[i].v);
+			if (h[i].st == DK_OK) {
+				d = open_ok(b, f.len, NULL);
+				dk_close(d);
+				continue;
+			}
+			ck_assert_msg(dk_open_mem(b, f.len, "mem", NULL, &d,
+			    &err) == h[i].st, "case %zu: %s (%s)", i, err.msg,
+			    dk_status_name(err.code));
+			HAS(err.msg, h[i].msg);
+			ck_assert_msg(strncmp(err.msg, "mem", 3) == 0, "case "
+			    "%zu: the file is not named: %s", i, err.msg);
+			ck_assert_msg(err.offset == h[i].at, "case %zu: offset "
+			    "%#jx, expected %#jx: %s", i, (uintmax_t)err.offset,
+			    (uintmax_t)h[i].at, err.msg);
+		}
+	}
+	/* Descriptors: size 2^32 - 1, offset 2^63 - 1, offset + size wrap. */
+	{
+		const struct { unsigned w, at; uint64_t v; enum dk_status st;
+		    uint64_t eoff; } q[] = {
+			{ 4, 8, UINT32_MAX, DK_ECORRUPT, 8 },
+			{ 8, 0, INT64_MAX, DK_ENOTDUMPED, 0 },
+			{ 8, 0, UINT64_MAX - 100, DK_ENOTDUMPED, 0 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(q); i++) {
+			memcpy(b, f.b, f.len);
+			put(b + f.off_desc + q[i].at, q[i].w, 0, q[i].v);
+			d = open_ok(b, f.len, NULL);
+			ck_assert_int_eq(dk_read_pa(d, 4096, page, 4096, &err),
+			    q[i].st);
+			HAS(err.msg, "mem: offset");	/* file, offset */
+			HAS(err.msg, "PFN 0x1");
+			ck_assert_uint_eq(err.offset, f.off_desc + q[i].eoff);
+			dk_close(d);
+		}
+	}
+	free(b);
+	/* Flattened: a record far past the end, and one of 2^40 bytes. */
+	{
+		size_t n;
+		uint8_t *o = flatten(&f, 4096, 0, 0, 0, 1, &n);
+		uint8_t *big = malloc(n + 32);
+
+		ck_assert_ptr_nonnull(big);
+		/* A last record at dump offset 2^62 (before the end marker). */
+		memcpy(big, o, n - 16);
+		put(big + n - 16, 8, 1, (uint64_t)1 << 62);
+		put(big + n - 8, 8, 1, 16);
+		memset(big + n, 0xee, 16);
+		put(big + n + 16, 8, 1, UINT64_MAX);
+		put(big + n + 24, 8, 1, UINT64_MAX);
+		d = open_ok(big, n + 32, NULL);
+		check_pages(d, &s, 0, s.mapnr);
+		dk_close(d);
+		/* The same record claiming 2^40 bytes: the file is cut there. */
+		put(big + n - 8, 8, 1, (uint64_t)1 << 40);
+		d = open_ok(big, n + 32, NULL);
+		ck_assert_int_eq(dk_attr_find(d, "flattened_cut_short")->num,
+		    1);
+		dk_close(d);
+		free(big);
+		free(o);
+	}
+	free(f.b);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
 /* --zero-excluded.                                                        */
 
 START_TEST(test_zero_excluded)
@@ -2100,6 +2218,7 @@ kdump_suite(void)
 	tcase_add_test(meta, test_meta);
 	tcase_add_test(meta, test_bad_headers);
 	tcase_add_test(pg, test_zero_excluded);
+	tcase_add_test(meta, test_hostile_headers);
 	tcase_add_loop_test(ck, test_check_clean, 0, 12);
 	tcase_add_test(ck, test_check_findings);
 	tcase_add_test(ck, test_check_set);
