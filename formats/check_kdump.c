@@ -1413,7 +1413,6 @@ file_head(struct kc *k, struct kc_file *f, int first, struct dk_err *err)
 			    k->row->name);
 		if (k->ck->o->checksum)
 			dk_digest_init(&k->g, (size_t)k->block);
-		k->total = k->mapnr * k->block;
 	}
 	return 0;
 }
@@ -1435,6 +1434,7 @@ file_pages(struct kc *k, struct kc_file *f, struct dk_err *err)
 	if (bitmap_check(k, f, b1, b2) != 0)
 		goto out;
 	res->npages += f->ndesc;
+	k->total += f->ndesc * k->block;	/* for the progress line */
 	memset(&k->cut, 0, sizeof(k->cut));
 	memset(&k->empty, 0, sizeof(k->empty));
 	k->present = 0;
