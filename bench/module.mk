@@ -55,3 +55,5 @@ bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall \
 	    MAXRSS=$(B)/bench/maxrss BENCH_REPEAT=$(BENCH_REPEAT) \
 	    BENCH_DUMPED=$(BENCH_DUMPED) BENCH_MEM=$(BENCH_MEM) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/dumpcheck.sh
+	DUMPCHECK=$(B)/bin/dumpcheck BENCH_REPEAT=$(BENCH_REPEAT) \
+	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/kdumpcheck.sh

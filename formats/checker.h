@@ -50,6 +50,10 @@ struct dk_ck {
 	struct dk_dump		*d;		/* the library's handle, or NULL */
 	struct dk_err		 openerr;	/* why it is NULL */
 	struct dk_ck_paset	 pt;		/* page-table pages (--pattern) */
+	const char *const	*set;		/* the files of a dump set (path
+						 * is set[0]), nset > 1; or NULL */
+	size_t			 nset;
+	int			 set_done;	/* the validator checked the set */
 	int			 unz_fd;	/* a decompressed stream's file */
 	char			 unz_name[512];
 	uint64_t		 delivered;

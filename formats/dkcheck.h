@@ -81,6 +81,15 @@ struct dk_check_result {
  */
 enum dk_status	dk_check(const char *path, const struct dk_check_opts *,
 		    struct dk_check_result *, struct dk_err *);
+/*
+ * Check the n files at paths as one dump (a makedumpfile --split set,
+ * in any order): paths[0] as dk_check does, then the other parts and
+ * the set's own rules; n == 1 is dk_check.  A format that is always one
+ * file refuses a set (DK_EINVAL).
+ */
+enum dk_status	dk_check_set(const char *const *paths, size_t n,
+		    const struct dk_check_opts *, struct dk_check_result *,
+		    struct dk_err *);
 /* The same for a dump held in memory (tests, fuzzing). */
 enum dk_status	dk_check_mem(const void *, size_t, const char *name,
 		    const struct dk_check_opts *, struct dk_check_result *,

@@ -142,6 +142,13 @@ const char     *dk_file(const struct dk_dump *, size_t i);
 enum dk_status	dk_open_mem(const void *buf, size_t len, const char *name,
 		    const struct dk_open_opts *, struct dk_dump **,
 		    struct dk_err *);
+/*
+ * on 1: read the pages the dump left out on purpose (a kdump file's dump
+ * level: in memory, bitmap 1, but not dumped) as zeros, as crash
+ * --zero_excluded; 0 (the default): DK_ENOTDUMPED.  DK_EUNSUP for a
+ * format that leaves no page out so.
+ */
+enum dk_status	dk_zero_excluded(struct dk_dump *, int on, struct dk_err *);
 /* Close a dump and free everything it holds; NULL is allowed. */
 void		dk_close(struct dk_dump *);
 

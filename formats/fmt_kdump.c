@@ -64,7 +64,10 @@
  * page-read path, one descriptor and one page at a time.  A page whose
  * descriptor or data the file does not hold (makedumpfile stopped on
  * ENOSPC, or the file was cut) is DK_ENOTDUMPED with its PFN, never
- * zeros; the header's incomplete flag is reported as an attribute.  The
+ * zeros; a page the dump level excluded (in bitmap 1, not in bitmap 2)
+ * is DK_ENOTDUMPED too, or zeros when asked (dk_zero_excluded(),
+ * dumpinfo --zero-excluded, as crash has); the header's incomplete flag
+ * is reported as an attribute.  The
  * physical ranges are the runs of bitmap 1; the page count is bitmap 2's.
  * Kernel virtual addresses are not translated yet.
  */
@@ -124,6 +127,7 @@ struct dk_kdump {
 	enum dk_endian	 e;
 	unsigned	 version;
 	int		 diskdump;	/* "DISKDUMP": no kdump sub header */
+	int		 zero_excluded;	/* excluded pages read as zeros */
 	uint64_t	 block;
 	uint64_t	 max_mapnr;
 	uint64_t	 bm_bytes;	/* bytes of each bitmap */
@@ -531,8 +535,8 @@ static const struct {
 };
 
 /* The row a utsname.machine names in byte order e, or NULL. */
-static const struct dk_arch *
-machine_row(const char *m, enum dk_endian e)
+const struct dk_arch *
+dk_kd_machine_row(const char *m, enum dk_endian e)
 {
 	for (size_t i = 0; i < DK_ARRAY_LEN(machines); i++) {
 		size_t n = strlen(machines[i].machine);
@@ -581,13 +585,6 @@ hdr_plausible(const struct dk_hdr *h, int diskdump, char *why, size_t len)
 	return 1;
 }
 
-/* A reading of the header: its layout and byte order. */
-struct kd_cand {
-	const struct dk_layout	*l;
-	enum dk_endian		 e;
-	struct dk_hdr		 h;
-};
-
 /*
  * Does reading c fit the architecture the options (opt) or
  * utsname.machine (m) name: its byte order, and its word size for the
@@ -596,7 +593,7 @@ struct kd_cand {
 static int
 cand_fits(const struct kd_cand *c, const struct dk_arch *opt, const char *m)
 {
-	const struct dk_arch *a = opt != NULL ? opt : machine_row(m, c->e);
+	const struct dk_arch *a = opt != NULL ? opt : dk_kd_machine_row(m, c->e);
 
 	return a != NULL && a->endian == c->e &&
 	    (a->long_size == 8) == (c->l == &dk_kd_hdr64);
@@ -608,8 +605,8 @@ cand_fits(const struct kd_cand *c, const struct dk_arch *opt, const char *m)
  * several remain, the one that fits the architecture the options or
  * utsname.machine name.
  */
-static enum dk_status
-choose_header(struct dk_dump *d, const uint8_t *b, int diskdump,
+enum dk_status
+dk_kd_header(const char *name, const uint8_t *b, int diskdump,
     const struct dk_arch *opt, struct kd_cand *out, struct dk_err *err)
 {
 	static const struct dk_layout *const ls[] = { &dk_kd_hdr64, &dk_kd_hdr32 };
@@ -636,12 +633,12 @@ choose_header(struct dk_dump *d, const uint8_t *b, int diskdump,
 				nc++;
 		}
 	if (nv == 0)
-		return dk_err_at(err, DK_EUNSUP, d->src.name, 8, "expected "
+		return dk_err_at(err, DK_EUNSUP, name, 8, "expected "
 		    "header_version 0 to %u in either byte order, found "
 		    "%#x little-endian, %#x big-endian", KD_MAX_VERSION, vle,
 		    vbe);
 	if (nc == 0)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, 0, "neither "
+		return dk_err_at(err, DK_ECORRUPT, name, 0, "neither "
 		    "the 64-bit nor the 32-bit layout of disk_dump_header "
 		    "fits: read as 64-bit (block_size at 428), %s; read as "
 		    "32-bit (block_size at 416), %s", why[0], why[1]);
@@ -654,7 +651,7 @@ choose_header(struct dk_dump *d, const uint8_t *b, int diskdump,
 		return dk_err_set(err, DK_EAMBIG, "%s: the header reads "
 		    "consistently in more than one layout or byte order "
 		    "(64-bit and 32-bit makedumpfile builds differ); name the "
-		    "architecture with --arch", d->src.name);
+		    "architecture with --arch", name);
 	*out = c[nc > 1 ? fit : 0];
 	return DK_OK;
 }
@@ -710,6 +707,45 @@ choose_sub(const uint8_t *b, unsigned v, enum dk_endian e, uint64_t block,
 			return ls[i];
 	}
 	return ls[0];
+}
+
+/*
+ * The sub header's layouts the writer's ABI may have had (into subs,
+ * their count returned), the likeliest first: a 64-bit header has a
+ * 64-bit sub header, but for a 32-bit machine's 32-bit time_t build
+ * (QEMU's i386 guests have a 64-bit one); a 32-bit header has i386's
+ * (and QEMU's) but for arm, mips and powerpc.  choose_sub decides from
+ * the file.
+ */
+static size_t
+sub_cands(const struct dk_layout *hl, const struct dk_arch *row,
+    const struct dk_layout *subs[3])
+{
+	int i386 = row == NULL || row->long_size == 8 ||
+	    strcmp(row->name, "i386") == 0;
+	size_t n = 0;
+
+	if (hl == &dk_kd_hdr64 && (row == NULL || row->long_size == 8 ||
+	    i386))
+		subs[n++] = &dk_kd_sub64;
+	if (hl != &dk_kd_hdr64 || row == NULL || row->long_size == 4) {
+		subs[n++] = i386 ? &dk_kd_sub32 : &dk_kd_sub32pad;
+		subs[n++] = i386 ? &dk_kd_sub32pad : &dk_kd_sub32;
+	}
+	if (hl == &dk_kd_hdr64 && subs[0] != &dk_kd_sub64)
+		subs[n++] = &dk_kd_sub64;
+	return n;
+}
+
+const struct dk_layout *
+dk_kd_sub_layout(const uint8_t *sb, const struct dk_layout *hl,
+    const struct dk_arch *row, unsigned v, enum dk_endian e, uint64_t block,
+    uint64_t subblocks)
+{
+	const struct dk_layout *subs[3];
+	size_t n = sub_cands(hl, row, subs);
+
+	return choose_sub(sb, v, e, block, subblocks, subs, n);
 }
 
 /*
@@ -1361,7 +1397,7 @@ kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    "header takes at least %zu bytes (the 32-bit "
 			    "layout), the dump has %zu", dk_layout_size(
 			    &dk_kd_hdr32, 0), n);
-		if ((st = choose_header(d, hb, k->diskdump, want, &c,
+		if ((st = dk_kd_header(d->src.name, hb, k->diskdump, want, &c,
 		    err)) != DK_OK)
 			return st;
 		d->hlayout = c.l;
@@ -1388,7 +1424,7 @@ kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    "(header_version %u)", o->arch, row->endian ==
 			    DK_BE ? "big" : "little", k->e == DK_BE ? "big" :
 			    "little", k->version);
-	} else if ((row = machine_row(d->hdr.s[KD_F_MACHINE], k->e)) !=
+	} else if ((row = dk_kd_machine_row(d->hdr.s[KD_F_MACHINE], k->e)) !=
 	    NULL) {
 		d->info.arch_by = DK_BY_HEADER;
 		snprintf(d->arch_why, sizeof(d->arch_why), "utsname.machine "
@@ -1400,31 +1436,8 @@ kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 			    KD_F_MACHINE], row->endian == DK_BE ? "big" :
 			    "little", k->e == DK_BE ? "big" : "little");
 	}
-	/*
-	 * The sub header's layouts the writer's ABI may have had, the
-	 * likeliest first: a 64-bit header has a 64-bit sub header, but
-	 * for a 32-bit machine's 32-bit time_t build (QEMU's i386 guests
-	 * have a 64-bit one); a 32-bit header has i386's (and QEMU's) but
-	 * for arm, mips and powerpc.  choose_sub decides from the file.
-	 */
-	{
-		int i386 = row == NULL || row->long_size == 8 ||
-		    strcmp(row->name, "i386") == 0;
-
-		n = 0;
-		if (d->hlayout == &dk_kd_hdr64 && (row == NULL ||
-		    row->long_size == 8 || i386))
-			k->subs[n++] = &dk_kd_sub64;
-		if (d->hlayout != &dk_kd_hdr64 || row == NULL ||
-		    row->long_size == 4) {
-			k->subs[n++] = i386 ? &dk_kd_sub32 : &dk_kd_sub32pad;
-			k->subs[n++] = i386 ? &dk_kd_sub32pad : &dk_kd_sub32;
-		}
-		if (d->hlayout == &dk_kd_hdr64 && k->subs[0] != &dk_kd_sub64)
-			k->subs[n++] = &dk_kd_sub64;
-		k->nsubs = n;
-		k->sl = k->subs[0];
-	}
+	k->nsubs = sub_cands(d->hlayout, row, k->subs);
+	k->sl = k->subs[0];
 	/*
 	 * The first file given is the dump's first; the parts, read in
 	 * the order given, are sorted by their ranges afterwards.
@@ -1628,6 +1641,10 @@ kd_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 		return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address "
 		    "%#jx (PFN %#jx) is not in the machine's memory (clear "
 		    "in bitmap 1)", (uintmax_t)pa, (uintmax_t)pfn);
+	if (k->zero_excluded) {		/* asked: the dump level's, as zeros */
+		*off = DK_OFF_ZERO;
+		return DK_OK;
+	}
 	return dk_err_miss(d, err, DK_ENOTDUMPED, "physical address %#jx "
 	    "(PFN %#jx) was left out of the dump (set in bitmap 1, clear in "
 	    "bitmap 2: dump level %ju)", (uintmax_t)pa, (uintmax_t)pfn,
@@ -1865,6 +1882,17 @@ kd_run_next(const struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
 	return 1;
 }
 
+DK_EXPORT enum dk_status
+dk_zero_excluded(struct dk_dump *d, int on, struct dk_err *err)
+{
+	if (d->fmt != &dk_fmt_kdump)
+		return dk_err_set(err, DK_EUNSUP, "%s: a %s dump leaves no "
+		    "page of memory out by a dump level: only kdump-compressed "
+		    "files do", d->src.name, d->info.format);
+	kd(d)->zero_excluded = on != 0;
+	return DK_OK;
+}
+
 static enum dk_status
 kd_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
@@ -1882,4 +1910,5 @@ const struct dk_format_ops dk_fmt_kdump = {
 	.run_next	= kd_run_next,
 	.read_page	= kd_read_page,
 	.sets		= 1,
+	.check		= &dk_kd_check,
 };

@@ -46,6 +46,38 @@
 #define	KD_NT_PRSTATUS		1
 
 /* ---------------------------------------------------------------------- */
+/* Reading the headers: the reader's decisions, which its validator makes  */
+/* the same way (fmt_kdump.c).                                             */
+
+/* A reading of disk_dump_header: its layout, byte order and values. */
+struct kd_cand {
+	const struct dk_layout	*l;
+	enum dk_endian		 e;
+	struct dk_hdr		 h;
+};
+
+/*
+ * The layout and byte order of the header bytes b (KD_HDR_READ of them,
+ * zero-padded; diskdump: the signature is "DISKDUMP"), opt the row
+ * --arch names or NULL; name is the file's, for messages.
+ */
+enum dk_status	dk_kd_header(const char *name, const uint8_t *b, int diskdump,
+		    const struct dk_arch *opt, struct kd_cand *,
+		    struct dk_err *);
+/* The row utsname.machine m names in byte order e, or NULL. */
+const struct dk_arch *dk_kd_machine_row(const char *m, enum dk_endian e);
+/*
+ * The sub header's layout, decided from its bytes sb (KD_SUB_READ of
+ * them, zero-padded) for header layout hl and row (NULL: unknown) of
+ * version v, byte order e, block size block and sub_hdr_size subblocks.
+ */
+const struct dk_layout *dk_kd_sub_layout(const uint8_t *sb,
+		    const struct dk_layout *hl, const struct dk_arch *row,
+		    unsigned v, enum dk_endian e, uint64_t block,
+		    uint64_t subblocks);
+#define	KD_SUB_READ		128	/* every sub header layout fits */
+
+/* ---------------------------------------------------------------------- */
 /* Layouts.                                                                */
 
 /*

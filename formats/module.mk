@@ -14,5 +14,6 @@ LIB_SRCS += formats/elf.c formats/fmt_elf.c formats/kernel.c formats/check_elf.c
 LIB_SRCS += formats/fmt_sparc64.c formats/check_sparc64.c
 LIB_SRCS += formats/fmt_kdump.c formats/kdump_layout.c formats/linux.c
 LIB_SRCS += formats/vmcoreinfo.c formats/fmt_vmcore.c formats/check_vmcore.c
+LIB_SRCS += formats/check_kdump.c
 LIB_SRCS += formats/ctlayout.c formats/layouts.c
 LIB_SRCS += formats/kthreads.c

@@ -745,6 +745,7 @@ struct dk_format_check {
 extern const struct dk_format_check dk_md_check, dk_em_check,
 		    dk_elfcore_check, dk_sp64_check, dk_kdh_ck, dk_unz_ck;
 extern const struct dk_format_check dk_vmcore_check;
+extern const struct dk_format_check dk_kd_check;
 
 struct dk_format_ops {
 	const char	*name;		/* stable id: "minidump" */

@@ -17,8 +17,8 @@
  *     (DK_OFF_PAGED); reading each run's first and last bytes returns
  *     DK_OK, DK_ENOTDUMPED, DK_ECORRUPT or DK_ETRUNC with a message,
  *     never crashes; physical ranges ascend; attributes are well formed;
- *  2. dk_check_mem (quick), which has no kdump rules yet and must say so
- *     cleanly.
+ *  2. dk_check_mem (quick): the validator's rules (check_kdump.c; its
+ *     full pass has targets of its own, fuzz_kdump_check.c and others).
  *
  * A broken invariant aborts.  Linked with libFuzzer (make fuzz) or with
  * replay.c (make fuzz-replay).

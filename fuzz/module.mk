@@ -24,6 +24,7 @@ FUZZ_TARGETS	+= fuzz_elf_layer
 FUZZ_TARGETS	+= fuzz_kdump
 FUZZ_TARGETS	+= fuzz_kthreads
 FUZZ_TARGETS	+= fuzz_vmcore
+FUZZ_TARGETS	+= fuzz_kdump_check fuzz_kdump_flat fuzz_kdump_codec
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_ARGS	?=
@@ -61,6 +62,8 @@ fuzz-replay: $(FUZZ_REPLAY_RUNS)
 FUZZ_ALSO_minidump := fuzz/corpus/elf fuzz/corpus/sparc64 fuzz/corpus/kdh \
 		      fuzz/corpus/compress
 FUZZ_ALSO_elfmini  := $(FUZZ_ALSO_minidump)
+# The kdump validator's target replays the reader's corpus too.
+FUZZ_ALSO_kdump_check := fuzz/corpus/kdump
 
 $(FUZZ_REPLAY_RUNS): fuzz-replay-%: $(B)/fuzz/replay_%
 	$< $(if $(filter 1,$(FUZZ_SKIP_KNOWN)),-x crash-) $(call fuzz_corpus,$*) \

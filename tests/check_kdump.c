@@ -61,6 +61,7 @@
 #include <zstd.h>
 
 #include "ctlayout.h"
+#include "dkcheck.h"
 #include "dumpkit.h"
 #include "private.h"
 
@@ -1359,6 +1360,516 @@ START_TEST(test_bad_headers)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
+/* Hostile headers: every bound the reader relies on.                      */
+
+/*
+ * Each field set to a value no writer writes: the open (or the read of
+ * the page it concerns) fails with the status given, a message naming
+ * the file, and the offset of the field or structure at fault; never a
+ * crash, a hang or a large allocation (the suite runs under ASan).
+ */
+START_TEST(test_hostile_headers)
+{
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct kf f;
+	uint8_t *b, page[4096];
+	struct dk_err err;
+	struct dk_dump *d;
+
+	kd_build(&s, &f);
+	b = malloc(f.len);
+	ck_assert_ptr_nonnull(b);
+	{
+		/* (offset, width, value, status, message, offset of error) */
+		const struct { size_t off; unsigned w; uint64_t v;
+		    enum dk_status st; const char *msg; uint64_t at; } h[] = {
+			/* max_mapnr_64 of 2^60 PFNs: more than the bitmaps. */
+			{ 4096 + 96, 8, (uint64_t)1 << 60, DK_ECORRUPT,
+			  "needs more bits than the", 4096 + 96 },
+			/* bitmap_blocks 2^32 - 1: the bitmaps past EOF. */
+			{ 436, 4, UINT32_MAX, DK_ETRUNC, "the bitmaps", 8192 },
+			/* sub_hdr_size 2^31 - 1: the bitmaps past EOF. */
+			{ 432, 4, INT32_MAX, DK_ETRUNC, "the bitmaps",
+			  ((uint64_t)INT32_MAX + 1) * 4096 },
+			/* block_size 2^31: no layout fits. */
+			{ 428, 4, (uint64_t)1 << 31, DK_ECORRUPT,
+			  "neither the 64-bit nor the 32-bit layout", 0 },
+			/* The notes past the end of the file. */
+			{ 4096 + 48, 8, (uint64_t)1 << 40, DK_ETRUNC,
+			  "the ELF notes", (uint64_t)1 << 40 },
+			/* 1 TiB of notes. */
+			{ 4096 + 56, 8, (uint64_t)1 << 40, DK_ELIMIT,
+			  "is larger than the", 4096 + sub_size[K64][6] },
+			/* 1 TiB of VMCOREINFO (version 6 reads the note's). */
+			{ 4096 + 40, 8, (uint64_t)1 << 40, DK_OK, NULL, 0 },
+			/* A split part ending past max_mapnr: cut to it. */
+			{ 4096 + 12, 4, 1, DK_OK, NULL, 0 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(h); i++) {
+			memcpy(b, f.b, f.len);
+			put(b + h[i].off, h[i].w, 0, h[i].v);
+			if (h[i].st == DK_OK) {
+				d = open_ok(b, f.len, NULL);
+				dk_close(d);
+				continue;
+			}
+			ck_assert_msg(dk_open_mem(b, f.len, "mem", NULL, &d,
+			    &err) == h[i].st, "case %zu: %s (%s)", i, err.msg,
+			    dk_status_name(err.code));
+			HAS(err.msg, h[i].msg);
+			ck_assert_msg(strncmp(err.msg, "mem", 3) == 0, "case "
+			    "%zu: the file is not named: %s", i, err.msg);
+			ck_assert_msg(err.offset == h[i].at, "case %zu: offset "
+			    "%#jx, expected %#jx: %s", i, (uintmax_t)err.offset,
+			    (uintmax_t)h[i].at, err.msg);
+		}
+	}
+	/* Descriptors: size 2^32 - 1, offset 2^63 - 1, offset + size wrap. */
+	{
+		const struct { unsigned w, at; uint64_t v; enum dk_status st;
+		    uint64_t eoff; } q[] = {
+			{ 4, 8, UINT32_MAX, DK_ECORRUPT, 8 },
+			{ 8, 0, INT64_MAX, DK_ENOTDUMPED, 0 },
+			{ 8, 0, UINT64_MAX - 100, DK_ENOTDUMPED, 0 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(q); i++) {
+			memcpy(b, f.b, f.len);
+			put(b + f.off_desc + q[i].at, q[i].w, 0, q[i].v);
+			d = open_ok(b, f.len, NULL);
+			ck_assert_int_eq(dk_read_pa(d, 4096, page, 4096, &err),
+			    q[i].st);
+			HAS(err.msg, "mem: offset");	/* file, offset */
+			HAS(err.msg, "PFN 0x1");
+			ck_assert_uint_eq(err.offset, f.off_desc + q[i].eoff);
+			dk_close(d);
+		}
+	}
+	free(b);
+	/* Flattened: a record far past the end, and one of 2^40 bytes. */
+	{
+		size_t n;
+		uint8_t *o = flatten(&f, 4096, 0, 0, 0, 1, &n);
+		uint8_t *big = malloc(n + 32);
+
+		ck_assert_ptr_nonnull(big);
+		/* A last record at dump offset 2^62 (before the end marker). */
+		memcpy(big, o, n - 16);
+		put(big + n - 16, 8, 1, (uint64_t)1 << 62);
+		put(big + n - 8, 8, 1, 16);
+		memset(big + n, 0xee, 16);
+		put(big + n + 16, 8, 1, UINT64_MAX);
+		put(big + n + 24, 8, 1, UINT64_MAX);
+		d = open_ok(big, n + 32, NULL);
+		check_pages(d, &s, 0, s.mapnr);
+		dk_close(d);
+		/* The same record claiming 2^40 bytes: the file is cut there. */
+		put(big + n - 8, 8, 1, (uint64_t)1 << 40);
+		d = open_ok(big, n + 32, NULL);
+		ck_assert_int_eq(dk_attr_find(d, "flattened_cut_short")->num,
+		    1);
+		dk_close(d);
+		free(big);
+		free(o);
+	}
+	free(f.b);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* --zero-excluded.                                                        */
+
+START_TEST(test_zero_excluded)
+{
+	static const uint64_t ranges[2][2] = { { 0, 100 }, { 100, 300 } };
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct kf f;
+	struct dk_dump *d;
+	struct dk_err err;
+	uint8_t b[4096], z[4096] = { 0 };
+	char paths[2][64];
+	uint64_t off;
+
+	kd_build(&s, &f);
+	d = open_ok(f.b, f.len, NULL);
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 4096, &err),
+	    DK_ENOTDUMPED);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	/* In memory, left out by the dump level: zeros, when asked. */
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 4096, &err), DK_OK);
+	ck_assert_mem_eq(b, z, 4096);
+	ck_assert_int_eq(dk_pa_offset(d, 50 * 4096, &off, &err), DK_OK);
+	ck_assert_uint_eq(off, DK_OFF_ZERO);
+	/* A read across a dumped page and an excluded one. */
+	ck_assert_int_eq(dk_read_pa(d, 40 * 4096 - 8, b, 16, &err), DK_OK);
+	for (int i = 0; i < 8; i++)
+		ck_assert_uint_eq(b[i], page_byte(39, 4096 - 8 + (size_t)i));
+	ck_assert_mem_eq(b + 8, z, 8);
+	/* Not memory, past max_mapnr: still not dumped. */
+	ck_assert_int_eq(dk_read_pa(d, 200 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	ck_assert_int_eq(dk_read_pa(d, 300 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	/* The runs (and so dumpcheck's digest) are the stored pages only. */
+	{
+		struct dk_run_iter it = { 0, 0 };
+		struct dk_run r;
+		uint64_t n = 0;
+
+		while (dk_run_next(d, &it, &r))
+			n += r.len / 4096;
+		ck_assert_uint_eq(n, dk_info(d)->npages);
+	}
+	dk_close(d);
+	/* A page the file lost is never zeros. */
+	d = open_ok(f.b, f.off_data + 10, NULL);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	ck_assert_int_eq(dk_read_pa(d, 4096, b, 4096, &err), DK_ENOTDUMPED);
+	HAS(err.msg, "the dump is incomplete");
+	dk_close(d);
+	free(f.b);
+	/* Nor a page of another part of a split set. */
+	write_set(&s, ranges, 2, 0, paths);
+	ck_assert_int_eq(dk_open(paths[0], NULL, &d, &err), DK_OK);
+	ck_assert_int_eq(dk_zero_excluded(d, 1, &err), DK_OK);
+	ck_assert_int_eq(dk_read_pa(d, 110 * 4096, b, 16, &err),
+	    DK_ENOTDUMPED);
+	HAS(err.msg, "is in another part of the split set");
+	ck_assert_int_eq(dk_read_pa(d, 50 * 4096, b, 16, &err), DK_OK);
+	dk_close(d);
+	unlink(paths[0]);
+	unlink(paths[1]);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
+/* dumpcheck's validator (formats/check_kdump.c).                          */
+
+struct seen {
+	size_t		 n;
+	struct { char code[40]; uint64_t off; int has; uint64_t count;
+	    char msg[384]; } f[32];
+};
+
+static void
+on_finding(void *arg, const struct dk_finding *f)
+{
+	struct seen *s = arg;
+
+	if (s->n >= DK_ARRAY_LEN(s->f))
+		return;
+	snprintf(s->f[s->n].code, sizeof(s->f[s->n].code), "%s", f->code);
+	s->f[s->n].off = f->offset;
+	s->f[s->n].has = f->has_offset;
+	s->f[s->n].count = f->count;
+	memcpy(s->f[s->n].msg, f->msg, sizeof(f->msg));
+	s->n++;
+}
+
+/* dumpcheck (full pass, --checksum) of bytes: the findings into *s. */
+static struct dk_check_result
+kcheck(const void *b, size_t n, struct seen *s)
+{
+	struct dk_check_opts o = { .checksum = 1, .finding = on_finding,
+	    .arg = s };
+	struct dk_check_result res;
+	struct dk_err err;
+
+	memset(s, 0, sizeof(*s));
+	ck_assert_msg(dk_check_mem(b, n, "mem", &o, &res, &err) == DK_OK,
+	    "%s", err.msg);
+	ck_assert_str_eq(res.format, "kdump");
+	return res;
+}
+
+/* The finding of code in s (at off, unless off is DK_CK_NOOFF), or NULL. */
+static const char *
+found(const struct seen *s, const char *code, uint64_t off)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->f[i].code, code) == 0 && (off == UINT64_MAX ||
+		    (s->f[i].has && s->f[i].off == off)))
+			return s->f[i].msg;
+	return NULL;
+}
+
+static void
+dump_seen(const struct seen *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < s->n && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "[%s at %#jx: %s] ",
+		    s->f[i].code, (uintmax_t)s->f[i].off, s->f[i].msg);
+}
+
+#define	FOUND(s, code, off) do {					\
+	char all_[4096];						\
+									\
+	dump_seen((s), all_, sizeof(all_));				\
+	ck_assert_msg(found((s), (code), (off)) != NULL, "no %s at %#jx: %s", \
+	    (code), (uintmax_t)(off), all_);				\
+} while (0)
+
+/* The library's digest of the pages it reads, as dumpcheck computes it. */
+static void
+lib_digest(struct dk_dump *d, uint64_t out[2])
+{
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_run r;
+	struct dk_digest g;
+	struct dk_err err;
+	size_t ps = dk_info(d)->page_size;
+	uint8_t *b = malloc(ps);
+
+	ck_assert_ptr_nonnull(b);
+	dk_digest_init(&g, ps);
+	while (dk_run_next(d, &it, &r))
+		for (uint64_t pa = r.pa; pa < r.pa + r.len; pa += ps) {
+			ck_assert_int_eq(dk_read_pa(d, pa, b, ps, &err), DK_OK);
+			dk_digest_page(&g, pa, b);
+		}
+	dk_digest_final(&g, out);
+	free(b);
+}
+
+/*
+ * _i: layout (3) x byte order (2) x plain or flattened (2), every codec
+ * mixed, the shared zero page: clean, and the digest the library's.
+ */
+START_TEST(test_check_clean)
+{
+	struct ks s = spec((enum kabi)(_i / 4), _i / 2 % 2, 6, KMIXED);
+	struct kf f;
+	struct seen sn;
+	struct dk_check_result res;
+	struct dk_dump *d;
+	uint64_t sum[2];
+	uint8_t *o = NULL;
+	size_t n;
+	char all[4096];
+
+	s.share_zero = 1;
+	kd_build(&s, &f);
+	if (_i % 2)
+		o = flatten(&f, 1000, 2, 1, 0, 1, &n);
+	res = kcheck(o != NULL ? o : f.b, o != NULL ? n : f.len, &sn);
+	dump_seen(&sn, all, sizeof(all));
+	ck_assert_msg(res.nerrors == 0 && res.nwarnings == 0, "%s", all);
+	ck_assert_uint_eq(res.npages, f.ndesc);
+	ck_assert_uint_eq(res.npages_present, f.ndesc);
+	ck_assert_uint_eq(res.version, 6);
+	ck_assert(res.deep && res.has_checksum);
+	d = open_ok(o != NULL ? o : f.b, o != NULL ? n : f.len, NULL);
+	ck_assert_str_eq(res.arch, dk_info(d)->arch);
+	lib_digest(d, sum);
+	ck_assert(sum[0] == res.checksum[0] && sum[1] == res.checksum[1]);
+	dk_close(d);
+	free(o);
+	free(f.b);
+}
+END_TEST
+
+/* One damage, written by hand into a clean file: its code at its offset. */
+START_TEST(test_check_findings)
+{
+	struct ks s = spec(K64, 0, 6, KMIXED);
+	struct kf f;
+	struct seen sn;
+	struct dk_check_result res;
+	uint8_t *b;
+	uint64_t d5, d6;
+
+	s.share_zero = 1;
+	s.status = 0;
+	kd_build(&s, &f);
+	b = malloc(f.len + 64);
+	ck_assert_ptr_nonnull(b);
+	d5 = f.off_desc + 24 * 5;
+	d6 = f.off_desc + 24 * 6;
+#define	FRESH()	memcpy(b, f.b, f.len)
+	/* Header fields (LP64: status 424, block_size 428, max_mapnr 440). */
+	FRESH();
+	put(b + 428, 4, 0, 12288);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.block-size", 428);
+	FRESH();
+	put(b + 424, 4, 0, KZLIB | KLZO);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.status", 424);
+	FRESH();
+	put(b + 440, 4, 0, 299);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.max-mapnr", 440);
+	/* Sub header: VMCOREINFO outside its blocks, eraseinfo past EOF. */
+	FRESH();
+	put(b + 4096 + sub_at[K64][S_OVMCI].off, 8, 0, 3 * 4096 + 8);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.sub-hdr-size", 4096 + sub_at[K64][S_OVMCI].off);
+	FRESH();
+	put(b + 4096 + sub_at[K64][S_OERASE].off, 8, 0, (uint64_t)1 << 40);
+	put(b + 4096 + sub_at[K64][S_SERASE].off, 8, 0, 100);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.offset-past-eof", 4096 + sub_at[K64][S_OERASE].off);
+	/* A note header that does not fit its descriptor. */
+	FRESH();
+	put(b + 4096 + sub_size[K64][6] + 4, 4, 0, 1u << 20);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.notes", 4096 + sub_size[K64][6]);
+	/* Bitmaps: a bit past max_mapnr (300: byte 37, bit 4) in bitmap 1. */
+	FRESH();
+	b[2 * 4096 + 37] |= 0x10;
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "bitmap.bit-beyond-memory", 2 * 4096 + 37);
+	/* Descriptors 5 and 6 swapped, then overlapping. */
+	FRESH();
+	memcpy(b + d5, f.b + d6, 16);
+	memcpy(b + d6, f.b + d5, 16);
+	res = kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.desc-order", d6);
+	ck_assert_uint_eq(res.nerrors, 0);
+	FRESH();
+	put(b + d6, 8, 0, get(f.b + d5, 8, 0) + 1);
+	(void)kcheck(b, f.len, &sn);
+	FOUND(&sn, "kdump.desc-overlap", d6);
+	/* The shared zero page (the first after the descriptors) not zero. */
+	FRESH();
+	b[f.off_data + 100] = 1;
+	(void)kcheck(b, f.len, &sn);
+	ck_assert_ptr_nonnull(strstr(found(&sn, "kdump.desc-overlap",
+	    UINT64_MAX), "which is not all zeros"));
+	/* Each codec's page damaged: kdump.page-corrupt at its data. */
+	for (size_t i = 0; i < f.ndesc; i++) {
+		const uint8_t *q = f.b + f.off_desc + 24 * i;
+		uint64_t off = get(q, 8, 0), size = get(q + 8, 4, 0);
+		unsigned c = (unsigned)get(q + 12, 4, 0);
+
+		if (c == 0 || f.pfn[i] > 10)
+			continue;
+		FRESH();
+		b[off + size / 2] ^= 0x5a;
+		b[off] ^= 0xff;
+		(void)kcheck(b, f.len, &sn);
+		FOUND(&sn, "kdump.page-corrupt", off);
+		ck_assert_ptr_nonnull(strstr(found(&sn, "kdump.page-corrupt",
+		    off), c == KZLIB ? "zlib" : c == KLZO ? "lzo" :
+		    c == KSNAPPY ? "snappy" : "zstd"));
+	}
+	/* Cut inside page 7's data: pages 7 on lost, their PFN ranges. */
+	ck_assert_uint_eq(f.pfn[7], 8);
+	{
+		const uint8_t *q = f.b + f.off_desc + 24 * 7;
+		uint64_t cut = get(q, 8, 0) + 5, lost = 0;
+		char want[64];
+
+		for (size_t i = 0; i < f.ndesc; i++)
+			lost += get(f.b + f.off_desc + 24 * i, 8, 0) + get(f.b +
+			    f.off_desc + 24 * i + 8, 4, 0) > cut;
+		(void)kcheck(f.b, (size_t)cut, &sn);
+		FOUND(&sn, "file.truncated", cut);
+		ck_assert_uint_eq(sn.f[0].count, lost);
+		/* PFN 10 and 17 are zero pages (PFN % 7 == 3), shared, kept. */
+		snprintf(want, sizeof(want), "PFNs lost: [%#jx, 0xa) [0xb, "
+		    "0x11) [0x12, 0x18)", (uintmax_t)f.pfn[7]);
+		HAS(found(&sn, "file.truncated", cut), want);
+	}
+	free(b);
+	free(f.b);
+	/* A split part whose end is past max_mapnr. */
+	s.split = 1;
+	s.start = 100;
+	s.end = 300;
+	kd_build(&s, &f);
+	put(f.b + 4096 + sub_at[K64][S_EPFN64].off, 8, 0, 400);
+	(void)kcheck(f.b, f.len, &sn);
+	FOUND(&sn, "kdump.split-range", 4096 + sub_at[K64][S_SPFN64].off);
+	free(f.b);
+	/* Flattened: records overlapping (garbage the real ones overwrite). */
+	s = spec(K32, 1, 5, KLZO);
+	kd_build(&s, &f);
+	{
+		size_t n;
+		uint8_t *o = flatten(&f, 4096, 0, 0, 3000, 1, &n);
+
+		res = kcheck(o, n, &sn);
+		FOUND(&sn, "kdump.flat-overlap", UINT64_MAX);
+		ck_assert_uint_eq(res.nerrors, 0);
+		free(o);
+	}
+	free(f.b);
+#undef FRESH
+}
+END_TEST
+
+/* A set of three parts: one dump for dumpcheck --set; broken sets. */
+START_TEST(test_check_set)
+{
+	static const uint64_t ranges[3][2] = { { 0, 35 }, { 35, 120 },
+	    { 120, 300 } };
+	struct ks s = spec(K64, 0, 6, KZLIB);
+	struct dk_check_opts o = { .checksum = 1, .finding = on_finding };
+	struct dk_check_result res, whole;
+	struct seen sn;
+	struct dk_err err;
+	struct kf f;
+	char paths[3][64];
+	const char *order[3];
+
+	kd_build(&s, &f);
+	whole = kcheck(f.b, f.len, &sn);
+	free(f.b);
+	write_set(&s, ranges, 3, 0, paths);
+	order[0] = paths[2];
+	order[1] = paths[0];
+	order[2] = paths[1];
+	o.arg = &sn;
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 3, &o, &res, &err), DK_OK);
+	ck_assert_uint_eq(res.nerrors + res.nwarnings, 0);
+	ck_assert_uint_eq(res.npages, whole.npages);
+	/* The set's digest is the unsplit file's. */
+	ck_assert(res.checksum[0] == whole.checksum[0] &&
+	    res.checksum[1] == whole.checksum[1]);
+	/* Two of three: a gap; the same part twice: an overlap. */
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 2, &o, &res, &err), DK_OK);
+	FOUND(&sn, "kdump.split-gap", UINT64_MAX);
+	HAS(found(&sn, "kdump.split-gap", UINT64_MAX), "[0x23, 0x78)");
+	order[2] = paths[2];
+	memset(&sn, 0, sizeof(sn));
+	ck_assert_int_eq(dk_check_set(order, 3, &o, &res, &err), DK_OK);
+	FOUND(&sn, "kdump.split-overlap", UINT64_MAX);
+	for (size_t i = 0; i < 3; i++)
+		unlink(paths[i]);
+	/* A part of another dump (another nodename). */
+	{
+		struct ks t = s;
+		char other[2][64], moved[80];
+		const char *mix[3];
+
+		t.node = "other";
+		write_set(&t, ranges, 2, 0, other);
+		snprintf(moved, sizeof(moved), "%s.other", other[1]);
+		ck_assert_int_eq(rename(other[1], moved), 0);
+		write_set(&s, ranges, 3, 0, paths);
+		mix[0] = paths[0];
+		mix[1] = moved;
+		mix[2] = paths[2];
+		memset(&sn, 0, sizeof(sn));
+		ck_assert_int_eq(dk_check_set(mix, 3, &o, &res, &err), DK_OK);
+		FOUND(&sn, "kdump.split-mismatch", UINT64_MAX);
+		HAS(found(&sn, "kdump.split-mismatch", UINT64_MAX),
+		    "nodename is \"other\" here");
+		unlink(moved);
+	}
+	for (size_t i = 0; i < 3; i++)
+		unlink(paths[i]);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
 /* Real files.                                                             */
 
 /* A run as libkdumpfile's kdread prints it. */
@@ -1684,6 +2195,7 @@ kdump_suite(void)
 	TCase *inc = tcase_create("incomplete");
 	TCase *meta = tcase_create("meta");
 	TCase *real = tcase_create("real");
+	TCase *ck = tcase_create("check");
 
 	tcase_add_loop_test(lay, test_layouts, 0, 36);
 	tcase_add_loop_test(lay, test_block_sizes, 0, 16);
@@ -1705,6 +2217,12 @@ kdump_suite(void)
 	tcase_add_test(meta, test_arch_sources);
 	tcase_add_test(meta, test_meta);
 	tcase_add_test(meta, test_bad_headers);
+	tcase_add_test(pg, test_zero_excluded);
+	tcase_add_test(meta, test_hostile_headers);
+	tcase_add_loop_test(ck, test_check_clean, 0, 12);
+	tcase_add_test(ck, test_check_findings);
+	tcase_add_test(ck, test_check_set);
+	tcase_set_timeout(ck, 120);
 	tcase_add_test(real, test_real_qemu_x86_64);
 	tcase_add_test(real, test_real_qemu_s390x);
 	tcase_add_test(real, test_real_qemu_notes_arch);
@@ -1718,6 +2236,7 @@ kdump_suite(void)
 	suite_add_tcase(s, inc);
 	suite_add_tcase(s, meta);
 	suite_add_tcase(s, real);
+	suite_add_tcase(s, ck);
 	return s;
 }
 
@@ -1789,9 +2308,99 @@ write_seeds(const char *dir)
 	}
 }
 
+/*
+ * The seeds of the validator's targets, in DIR_check, DIR_flat and
+ * DIR_codec beside DIR: damaged files (each a finding of check_kdump.c),
+ * flattened records without their header, and four pages of each codec
+ * in fuzz_kdump_codec's input form.
+ */
+static void
+write_check_seeds(const char *dir)
+{
+	char sub[512], name[96];
+	struct ks s = spec(K64, 0, 6, KMIXED);
+	struct kf f;
+	uint8_t *o, *b;
+	size_t n;
+
+	s.mapnr = 64;
+	s.ram[0][1] = 64;
+	s.nram = 1;
+	s.dump[0][1] = 12;
+	s.dump[1][0] = 50;
+	s.dump[1][1] = 56;
+	s.ndump = 2;
+	s.share_zero = 1;
+	kd_build(&s, &f);
+	snprintf(sub, sizeof(sub), "%s_check", dir);
+	{
+		/* (offset, width, value) patches of the LP64 file. */
+		const struct { const char *name; size_t off; unsigned w;
+		    uint64_t v; } dmg[] = {
+			{ "block-size", 428, 4, 3000 },
+			{ "status", 424, 4, 0x9 },
+			{ "desc-past-eof", f.off_desc + 24, 8, 1u << 30 },
+			{ "desc-size", f.off_desc + 24 + 8, 4, 4097 },
+			{ "desc-flags", f.off_desc + 24 + 12, 4, 3 },
+			{ "desc-empty", f.off_desc + 48 + 8, 4, 0 },
+			{ "bitmap1-clear", 2 * 4096, 1, 0 },
+			{ "notes", 4096 + 56, 8, 7 },
+			{ "max-mapnr", 4096 + 96, 8, 1u << 20 },
+		};
+
+		for (size_t i = 0; i < DK_ARRAY_LEN(dmg); i++) {
+			b = malloc(f.len);
+			ck_assert_ptr_nonnull(b);
+			memcpy(b, f.b, f.len);
+			put(b + dmg[i].off, dmg[i].w, 0, dmg[i].v);
+			write_seed(sub, dmg[i].name, b, f.len);
+			free(b);
+		}
+	}
+	o = flatten(&f, 1000, 2, 1, 5000, 1, &n);
+	write_seed(sub, "flat-overlap", o, n);
+	snprintf(name, sizeof(name), "%s_flat", dir);
+	write_seed(name, "records-overlap", o + 4096, n - 4096);
+	free(o);
+	o = flatten(&f, 4096, 1, 0, 0, 0, &n);
+	write_seed(name, "records-reversed-no-end", o + 4096, n - 4096);
+	free(o);
+	free(f.b);
+	/* fuzz_kdump_codec: flags, shares, then the four pages. */
+	snprintf(name, sizeof(name), "%s_codec", dir);
+	for (int set = 0; set < 2; set++) {
+		static const unsigned c[2][4] = {
+			{ KZLIB, KLZO, KSNAPPY, KZSTD },
+			{ KNONE, KZSTD, KZLIB, KLZO },
+		};
+		uint8_t page[4096], z[4][8192 + 64], in[8 + 4 * 8256];
+		size_t zl[4], at = 8;
+
+		for (int i = 0; i < 4; i++) {
+			fill_page((uint64_t)(11 + i + set), page, sizeof(page));
+			zl[i] = compress_page(c[set][i], page, sizeof(page),
+			    z[i], sizeof(z[i]));
+			if (zl[i] >= sizeof(page))
+				memcpy(z[i], page, zl[i] = sizeof(page));
+			in[i] = (uint8_t)(zl[i] == sizeof(page) ? 0 :
+			    c[set][i]);
+		}
+		/* Equal shares: fuzz_kdump_codec splits the rest by them. */
+		for (int i = 0; i < 4; i++)
+			in[4 + i] = 0xff;
+		for (int i = 0; i < 4; i++) {
+			memcpy(in + at, z[i], zl[i]);
+			at += zl[i];
+		}
+		snprintf(sub, sizeof(sub), "pages-%d", set);
+		write_seed(name, sub, in, at);
+	}
+}
+
 START_TEST(test_write_seeds)
 {
 	write_seeds(getenv("CHECK_KDUMP_SEEDS"));
+	write_check_seeds(getenv("CHECK_KDUMP_SEEDS"));
 }
 END_TEST
 

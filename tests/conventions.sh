@@ -68,13 +68,12 @@ for tool in dumpinfo dumpcheck dumpconv; do
 	    "Linux process core.*does not read it yet" $(input_cmd "$tool" "$T/core")
 done
 
-# A format the library reads but dumpcheck has no validator for yet
-# (makedumpfile's kdump-compressed: a real one, tests/data/kdump) is 2
-# in dumpcheck, and says so; dumpinfo reads it.
+# makedumpfile's kdump-compressed (a real one cut short, tests/data/kdump):
+# dumpcheck validates it, 1 with its findings; dumpinfo reads it.
 kd=$(cd "$(dirname "$0")" && pwd)/data/kdump/mdf-zlib-d31.head.xz
 xz -dc "$kd" >"$T/k.kdump"
-expect_exit "dumpcheck: a format read but not validated yet is 2, and says so" 2 \
-    "a kdump file: dumpkit reads it .* no validator" "$BIN/dumpcheck" "$T/k.kdump"
+expect_exit "dumpcheck: a cut kdump file is 1, file.truncated" 1 \
+    "file.truncated: .*13771 are lost" "$BIN/dumpcheck" "$T/k.kdump"
 expect_exit "dumpinfo reads that file" 0 "format: +kdump" "$BIN/dumpinfo" "$T/k.kdump"
 
 # ---- exit status 2: standard output cannot be written -----------------

@@ -41,6 +41,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-compress
 	@$(MAKE) --no-print-directory check-kdh
 	@$(MAKE) --no-print-directory check-vmcore
+	@$(MAKE) --no-print-directory check-kdumpcheck
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
@@ -99,6 +100,11 @@ check-kdh: all
 check-vmcore: all
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ) || true
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore.sh
+# dumpcheck on kdump-compressed files: the real ones, damaged copies
+# patched by hand, libkdumpfile through python3 ctypes (tests/kdumpcheck.sh).
+.PHONY: check-kdumpcheck
+check-kdumpcheck: all
+	@B=$(B) bash tests/kdumpcheck.sh
 
 # Header layouts across ABIs (issue 7): dumplayout end to end
 # (tests/layout.sh), then the compiler oracle (tests/layout_oracle.sh)
@@ -136,8 +142,8 @@ check-fresh:
 #    tcase_set_timeout()'s too, multiplied by CK_TIMEOUT_MULTIPLIER.
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
-	      check-fullelf check-compress check-kdh check-vmcore check-install \
-	      check-layout check-cross fuzz-replay check-kthreads
+	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
+	      check-install check-layout check-cross fuzz-replay check-kthreads
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3

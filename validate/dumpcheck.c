@@ -27,7 +27,7 @@
 static const char usage_text[] =
 "usage: dumpcheck [--json] [--quick] [--pattern SEED] [--checksum]\n"
 "                 [--max-findings N] [--arch ARCH] [--kernel FILE]\n"
-"                 [--quiet | --verbose] [--no-progress] FILE...\n"
+"                 [--quiet | --verbose] [--no-progress] [--set] FILE...\n"
 "       dumpcheck --list-codes\n"
 "       dumpcheck --help | --version\n";
 
@@ -52,6 +52,8 @@ static const char help_text[] =
 "  -v, --verbose        also say how deep each file was checked and how\n"
 "                       much page data was read\n"
 "      --no-progress    no progress line on a terminal\n"
+"  -s, --set            the FILEs are the parts of one dump (the files of\n"
+"                       a makedumpfile split set), checked as one\n"
 "  -L, --list-codes     list every finding code and its severity\n"
 "  -h, --help           this text\n"
 "  -V, --version        print the version\n"
@@ -66,6 +68,7 @@ struct opts {
 	int		 quiet;
 	int		 verbose;
 	int		 progress;
+	int		 set;
 	struct dk_check_opts check;
 };
 
@@ -246,10 +249,12 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 	return nerr;
 }
 
-/* Check one file; its exit status. */
+/* Check one file (or, n > 1, the set of n files at paths); its exit status. */
 static int
-check_one(const struct opts *o, struct json *j, const char *path)
+check_one(const struct opts *o, struct json *j, const char *const *paths,
+    size_t n)
 {
+	const char *path = paths[0];
 	struct dk_check_opts co = o->check;
 	struct dk_check_result res;
 	struct out w = { o, j, path, { 0 } };
@@ -265,9 +270,12 @@ check_one(const struct opts *o, struct json *j, const char *path)
 	if (j != NULL) {
 		json_begin(j, NULL, 0);
 		json_str(j, "file", path);
+		if (n > 1)
+			json_u64(j, "set_files", n);
 		json_begin(j, "findings", 1);
 	}
-	st = dk_check(path, &co, &res, &err);
+	st = n > 1 ? dk_check_set(paths, n, &co, &res, &err) :
+	    dk_check(path, &co, &res, &err);
 	if (st == DK_OK && o->check.kernel != NULL)
 		res.nerrors += check_kernel(o, &w, path);
 	if (st == DK_OK && w.pr.shown)
@@ -349,6 +357,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-progress", no_argument, NULL, 'P' },
+		{ "set", no_argument, NULL, 's' },
 		{ "list-codes", no_argument, NULL, 'L' },
 		TOOL_LONGOPTS_END
 	};
@@ -359,7 +368,7 @@ main(int argc, char **argv)
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
 	argv[0] = "dumpcheck";
-	while ((c = getopt_long(argc, argv, "jQp:cm:a:k:qvLhV", longopts,
+	while ((c = getopt_long(argc, argv, "jQp:cm:a:k:qvsLhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -402,6 +411,9 @@ main(int argc, char **argv)
 		case 'P':
 			o.progress = 0;
 			break;
+		case 's':
+			o.set = 1;
+			break;
 		case 'L':
 			list_codes();
 			return tool_finish(&tool, TOOL_OK);
@@ -419,7 +431,12 @@ main(int argc, char **argv)
 		json_begin(&j, "files", 1);
 	}
 	for (int i = optind; i < argc; i++) {
-		int r = check_one(&o, o.json ? &j : NULL, argv[i]);
+		int r = check_one(&o, o.json ? &j : NULL,
+		    (const char *const *)argv + i, o.set ? (size_t)(argc - i) :
+		    1);
+
+		if (o.set)
+			i = argc;
 
 		/* The worst status wins: usage, then trouble, then findings. */
 		if (r == TOOL_USAGE || (r == TOOL_UNUSABLE &&

@@ -64,6 +64,8 @@ static const char help_text[] =
 "                       bytes as they are, unformatted\n"
 "      --info-file FILE  savecore's info file of the dump (default: the\n"
 "                       info.N beside a dump named vmcore.N)\n"
+"      --zero-excluded  read the pages a kdump file's dump level left out\n"
+"                       (in memory, not dumped) as zeros, as crash does\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
 "  -q, --quiet          print only errors\n"
@@ -84,11 +86,13 @@ static const struct tool tool = { "dumpinfo", usage_text, help_text };
 #define	OPT_PS		258
 #define	OPT_THREADS	259
 #define	OPT_GDB		260
+#define	OPT_ZERO_EXCL	261
 
 struct opts {
 	int		 json;
 	int		 raw;
 	int		 quiet;		/* print only errors */
+	int		 zero_excluded;	/* --zero-excluded */
 	int		 verbose;
 	int		 msgbuf;	/* --msgbuf */
 	int		 kt;		/* OPT_PS, OPT_THREADS or 0 */
@@ -1266,6 +1270,7 @@ run(int argc, char **argv, int *finished)
 		{ "gdb", no_argument, NULL, OPT_GDB },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
+		{ "zero-excluded", no_argument, NULL, OPT_ZERO_EXCL },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1313,6 +1318,9 @@ run(int argc, char **argv, int *finished)
 		case OPT_INFO_FILE:
 			o.info_file = optarg;
 			break;
+		case OPT_ZERO_EXCL:
+			o.zero_excluded = 1;
+			break;
 		case 'a':
 			o.open.arch = optarg;
 			break;
@@ -1352,6 +1360,11 @@ run(int argc, char **argv, int *finished)
 	if (dk_open(o.path, &o.open, &d, &err) != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return tool_open_exit(err.code);
+	}
+	if (o.zero_excluded && dk_zero_excluded(d, 1, &err) != DK_OK) {
+		fprintf(stderr, "dumpinfo: --zero-excluded: %s\n", err.msg);
+		dk_close(d);
+		return TOOL_UNUSABLE;
 	}
 	if (o.kt != 0)
 		rc = do_kthreads(d, &o);
