@@ -384,12 +384,14 @@ const struct dk_mdarch dk_md_amd64 = {
 
 #define	AMD64_PDPSHIFT		30		/* 1 GiB */
 #define	AMD64_PML4SHIFT		39
+#define	AMD64_PML5SHIFT		48
 #define	AMD64_PG_1GB_FRAME	0x000fffffc0000000ull
 
 /*
- * The four-level walk from the PML4 at root: PML4E, PDPE (PS: 1 GiB),
- * PDE (PS: 2 MiB), PTE.  The hardware sign-extends bit 47; a VA that is
- * not canonical has no translation.
+ * The four- or five-level walk (w->levels) from the top table at root:
+ * PML5E (5-level paging only), PML4E, PDPE (PS: 1 GiB), PDE (PS:
+ * 2 MiB), PTE.  The hardware sign-extends bit w->va_bits - 1 (47, or
+ * 56 with LA57); a VA that is not canonical has no translation.
  */
 static enum dk_status
 amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
@@ -400,20 +402,27 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		uint64_t	 ps_frame;	/* 0: no large page here */
 		const char	*name;
 	} lv[] = {
+		{ AMD64_PML5SHIFT, 0, "PML5E" },
 		{ AMD64_PML4SHIFT, 0, "PML4E" },
 		{ AMD64_PDPSHIFT, AMD64_PG_1GB_FRAME, "PDPE" },
 		{ AMD64_PDRSHIFT, AMD64_PG_PS_FRAME, "PDE" },
 		{ AMD64_PAGE_SHIFT, 0, "PTE" },
 	};
+	unsigned top = 64 - w->va_bits;
 	uint64_t table = root, e = 0, at;
 	enum dk_status st;
 
-	(void)w;
-	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
+	if (!(w->levels == 4 && w->va_bits == 48) &&
+	    !(w->levels == 5 && w->va_bits == 57))
+		return dk_err_set(err, DK_EINVAL, "amd64 walk %s: %u levels "
+		    "of %u VA bits: expected 4 of 48 or 5 of 57", w->name,
+		    w->levels, w->va_bits);
+	if ((uint64_t)((int64_t)(va << top) >> top) != va)
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
-		    "not canonical (bits 63..48 are not copies of bit 47)",
-		    (uintmax_t)va);
-	for (size_t i = 0; i < DK_ARRAY_LEN(lv); i++) {
+		    "not canonical (bits 63..%u are not copies of bit %u)",
+		    (uintmax_t)va, w->va_bits, w->va_bits - 1);
+	for (size_t i = DK_ARRAY_LEN(lv) - w->levels; i < DK_ARRAY_LEN(lv);
+	    i++) {
 		at = (table & AMD64_PG_FRAME) + ((va >> lv[i].shift) &
 		    (AMD64_NPTEPG - 1)) * 8;
 		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK) {
@@ -453,9 +462,13 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 /* ---------------------------------------------------------------------- */
 /* The module (arch.c lists it).                                           */
 
-/* The full-core walk (fmt_elf.c finds its root, KPML4phys). */
+/*
+ * The full-core walk (fmt_elf.c finds its root, KPML4phys); Linux's
+ * with 5-level paging (linux.c: NUMBER(pgtable_l5_enabled)).
+ */
 static const struct dk_pt_walk amd64_walks[] = {
 	{ "amd64 4-level", 4, AMD64_PAGE_SHIFT, 48, 8, NULL, amd64_walk },
+	{ "amd64 5-level", 5, AMD64_PAGE_SHIFT, 57, 8, NULL, amd64_walk },
 };
 
 static const struct dk_arch amd64_rows[] = {

@@ -365,6 +365,104 @@ const struct dk_mdarch dk_md_arm64 = {
 };
 
 /* ---------------------------------------------------------------------- */
+/* The hardware page tables (Linux dumps: linux.c finds the root).        */
+
+/*
+ * The VMSAv8-64 stage 1 walk of a kernel (TTBR1) address through the
+ * tables at root (Arm ARM, "VMSAv8-64 translation table format
+ * descriptors"): granule 1 << w->page_shift (4, 16 or 64 KiB),
+ * w->va_bits bits of VA (64 - TCR_EL1.T1SZ) in w->levels tables, the
+ * last one level 3, each of page_shift - 3 index bits but the top one,
+ * which takes what is left.  The entry w is a template: linux.c copies
+ * it with the dump's va_bits and levels.  Descriptor bits 1:0: 0b11 a
+ * table (levels 0 to 2) or a page (level 3), 0b01 a block where the
+ * granule has one (4 KiB: levels 1 and 2; 16 KiB: level 2; 64 KiB:
+ * levels 1 and 2), bit 0 clear invalid.  Output address: bits 47 down
+ * to the page shift; with 64 KiB granules bits 15:12 are OA[51:48]
+ * (FEAT_LPA).  FEAT_LPA2's OA[51:50] (bits 9:8, TCR.DS) and its level
+ * -1 are not decoded.
+ */
+static enum dk_status
+arm64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
+{
+	unsigned ps = w->page_shift, per = ps - 3, first, topshift;
+	uint64_t oa = ((1ull << 48) - 1) & ~((1ull << ps) - 1);
+	uint64_t table = root, e = 0, at;
+	enum dk_status st;
+
+	if ((ps != 12 && ps != 14 && ps != 16) || w->levels < 2 ||
+	    w->levels > 4 || w->va_bits > 52)
+		return dk_err_set(err, DK_EINVAL, "%s walk: granule 2^%u, %u "
+		    "levels: expected a 4, 16 or 64 KiB granule and 2 to 4 "
+		    "levels of at most 52 VA bits", w->name, ps, w->levels);
+	first = 4 - w->levels;
+	topshift = ps + (3 - first) * per;
+	if (w->va_bits <= topshift || w->va_bits - topshift > per)
+		return dk_err_set(err, DK_EINVAL, "%s walk: %u VA bits do not "
+		    "fit %u levels of the 2^%u granule", w->name, w->va_bits,
+		    w->levels, ps);
+	if (w->va_bits < 64 && (va >> w->va_bits) !=
+	    (UINT64_MAX >> w->va_bits))
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not a kernel (TTBR1) address: bits 63..%u are not all "
+		    "ones", (uintmax_t)va, w->va_bits);
+	for (unsigned l = first; l <= 3; l++) {
+		unsigned shift = ps + (3 - l) * per;
+		unsigned bits = l == first ? w->va_bits - shift : per;
+		uint64_t next;
+
+		at = (table & oa) + ((va >> shift) & ((1ull << bits) - 1)) * 8;
+		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: level "
+			    "%u descriptor", (uintmax_t)va, l);
+		DK_TRACE(d, "va %#jx: level %u descriptor at pa %#jx = %#jx",
+		    (uintmax_t)va, l, (uintmax_t)at, (uintmax_t)e);
+		if ((e & 1) == 0)
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (level %u descriptor %#jx at pa "
+			    "%#jx is invalid)", (uintmax_t)va, l, (uintmax_t)e,
+			    (uintmax_t)at);
+		next = e & oa;
+		if (ps == 16)
+			next |= ((e >> 12) & 0xf) << 48;
+		if (l == 3 || (e & ARM64_ATTR_DESCR_MASK) == 1) {
+			uint64_t mask = (1ull << shift) - 1;
+
+			if (l != 3 && !(l == 2 || (l == 1 && ps != 14)))
+				return dk_err_miss(d, err, DK_ENOTMAPPED,
+				    "virtual address %#jx: not mapped (level "
+				    "%u descriptor %#jx at pa %#jx is a block, "
+				    "which a 2^%u granule has not there)",
+				    (uintmax_t)va, l, (uintmax_t)e,
+				    (uintmax_t)at, ps);
+			if (l == 3 && (e & ARM64_ATTR_DESCR_MASK) != 3)
+				return dk_err_miss(d, err, DK_ENOTMAPPED,
+				    "virtual address %#jx: not mapped (level 3 "
+				    "descriptor %#jx at pa %#jx is reserved: "
+				    "bits 1:0 are 01)", (uintmax_t)va,
+				    (uintmax_t)e, (uintmax_t)at);
+			*pa = (next & ~mask) | (va & mask);
+			break;
+		}
+		table = next;
+	}
+	if (prot != NULL)
+		*prot = arm64_prot(e, 0);
+	return DK_OK;
+}
+
+/*
+ * Templates of the walk for each granule (linux.c sets va_bits and
+ * levels from VMCOREINFO).
+ */
+static const struct dk_pt_walk arm64_walks[] = {
+	{ "arm64 4 KiB", 4, ARM64_PAGE_SHIFT_4K, 48, 8, NULL, arm64_walk },
+	{ "arm64 16 KiB", 4, ARM64_PAGE_SHIFT_16K, 48, 8, NULL, arm64_walk },
+	{ "arm64 64 KiB", 3, 16, 48, 8, NULL, arm64_walk },
+};
+
+/* ---------------------------------------------------------------------- */
 /* The module (arch.c lists it).                                           */
 
 static const struct dk_arch arm64_rows[] = {
@@ -414,6 +512,8 @@ const struct dk_arch_ops dk_arch_arm64 = {
 	.nrows		= DK_ARRAY_LEN(arm64_rows),
 	.page_shift	= ARM64_PAGE_SHIFT_4K,
 	.minidump	= &dk_md_arm64,
+	.walks		= arm64_walks,
+	.nwalks		= DK_ARRAY_LEN(arm64_walks),
 	.prot		= arm64_prot,
 	.pcb		= &arm64_pcb,
 };

@@ -347,6 +347,78 @@ const struct dk_mdarch dk_md_riscv = {
 };
 
 /* ---------------------------------------------------------------------- */
+/* The hardware page tables (Linux dumps: linux.c finds the root).        */
+
+/*
+ * The Sv39, Sv48 or Sv57 walk (w->levels 3, 4, 5 of 9 VA bits each
+ * above the 4 KiB page; RISC-V privileged spec., "Virtual Address
+ * Translation Process") from the root table at root.  A PTE with V
+ * clear is invalid; with R, W or X set a leaf, whose PPN below its
+ * level must be zero (a misaligned superpage faults); with none of
+ * them a pointer to the next table, which the last level may not be.
+ * The VA must be canonical: bits 63..va_bits copies of bit va_bits - 1.
+ */
+static enum dk_status
+riscv_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
+    uint64_t va, uint64_t *pa, unsigned *prot, struct dk_err *err)
+{
+	unsigned top = 64 - w->va_bits;
+	uint64_t table = root, e = 0, at = root;
+	enum dk_status st;
+
+	if (w->levels < 3 || w->levels > 5 || w->va_bits != 12 + 9 *
+	    w->levels)
+		return dk_err_set(err, DK_EINVAL, "%s walk: %u levels of %u VA "
+		    "bits: expected Sv39, Sv48 or Sv57", w->name, w->levels,
+		    w->va_bits);
+	if ((uint64_t)((int64_t)(va << top) >> top) != va)
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not canonical for %s (bits 63..%u are not copies of bit "
+		    "%u)", (uintmax_t)va, w->name, w->va_bits, w->va_bits - 1);
+	for (unsigned l = w->levels; l-- > 0; ) {
+		unsigned shift = RISCV_PAGE_SHIFT + 9 * l;
+		uint64_t mask = (1ull << shift) - 1, base;
+
+		at = table + ((va >> shift) & 511) * RISCV_PTE_SIZE;
+		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: level "
+			    "%u PTE", (uintmax_t)va, l);
+		DK_TRACE(d, "va %#jx: level %u PTE at pa %#jx = %#jx",
+		    (uintmax_t)va, l, (uintmax_t)at, (uintmax_t)e);
+		if ((e & RISCV_PTE_V) == 0)
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
+			    "%#jx: not mapped (level %u PTE %#jx at pa %#jx: V "
+			    "is clear)", (uintmax_t)va, l, (uintmax_t)e,
+			    (uintmax_t)at);
+		base = ((e >> RISCV_PTE_PPN0_S) & RISCV_PPN_MASK) <<
+		    RISCV_PAGE_SHIFT;
+		if (e & RISCV_PTE_RWX) {
+			if (base & mask)
+				return dk_err_miss(d, err, DK_ENOTMAPPED,
+				    "virtual address %#jx: not mapped (level "
+				    "%u PTE %#jx at pa %#jx is a misaligned "
+				    "superpage)", (uintmax_t)va, l,
+				    (uintmax_t)e, (uintmax_t)at);
+			*pa = base | (va & mask);
+			if (prot != NULL)
+				*prot = riscv_prot(e, 0);
+			return DK_OK;
+		}
+		table = base;
+	}
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: not "
+	    "mapped (level 0 PTE %#jx at pa %#jx has V set but R, W and X "
+	    "clear: a pointer, not a leaf)", (uintmax_t)va, (uintmax_t)e,
+	    (uintmax_t)at);
+}
+
+static const struct dk_pt_walk riscv_walks[] = {
+	{ "riscv Sv39", 3, RISCV_PAGE_SHIFT, 39, 8, NULL, riscv_walk },
+	{ "riscv Sv48", 4, RISCV_PAGE_SHIFT, 48, 8, NULL, riscv_walk },
+	{ "riscv Sv57", 5, RISCV_PAGE_SHIFT, 57, 8, NULL, riscv_walk },
+};
+
+/* ---------------------------------------------------------------------- */
 /* The module (arch.c lists it).                                           */
 
 static const struct dk_arch riscv_rows[] = {
@@ -394,6 +466,8 @@ const struct dk_arch_ops dk_arch_riscv = {
 	.nrows		= DK_ARRAY_LEN(riscv_rows),
 	.page_shift	= RISCV_PAGE_SHIFT,
 	.minidump	= &dk_md_riscv,
+	.walks		= riscv_walks,
+	.nwalks		= DK_ARRAY_LEN(riscv_walks),
 	.prot		= riscv_prot,
 	.pcb		= &riscv_pcb,
 };

@@ -1909,6 +1909,7 @@ const struct dk_format_ops dk_fmt_kdump = {
 	.kvtop		= kd_kvtop,
 	.run_next	= kd_run_next,
 	.read_page	= kd_read_page,
+	.read_log	= dk_linux_read_log,
 	.sets		= 1,
 	.check		= &dk_kd_check,
 };

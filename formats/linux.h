@@ -2,9 +2,9 @@
  * linux.h -- the Linux kernel seen through a dump of any Linux format
  * (kdump-compressed, ELF vmcore): kernel virtual addresses translated
  * with the page tables VMCOREINFO points at, and the kernel log; not
- * installed.  The formats' kvtop operations call dk_linux_kvtop, so
- * that each Linux format is a reader of physical memory and nothing
- * more.
+ * installed.  The formats' kvtop operations call dk_linux_kvtop and
+ * their read_log dk_linux_read_log, so that each Linux format is a
+ * reader of physical memory and nothing more.
  */
 #ifndef DK_LINUX_H
 #define DK_LINUX_H
@@ -13,8 +13,11 @@
 
 /*
  * Translate the kernel virtual address va of the Linux dump d with the
- * facts of its VMCOREINFO attributes and physical reads; DK_EUNSUP
- * where d's architecture is not translated.
+ * facts of its VMCOREINFO attributes and physical reads: the kernel's
+ * page tables walked by the architecture module (x86_64 4- and 5-level,
+ * aarch64 4, 16 and 64 KiB granules, riscv64 Sv39/48/57; linux.c says
+ * from which keys); DK_EUNSUP naming the architecture, or the key that
+ * is missing, where d is not translated.
  */
 enum dk_status	dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 		    struct dk_err *err);
@@ -36,5 +39,31 @@ int		dk_vmcore_is(const struct dk_src *src);
 enum dk_status	dk_vmcoreinfo_attrs(struct dk_dump *d, const char *t, size_t n,
 		    const struct dk_arch **hint, const char **hint_key,
 		    struct dk_err *err);
+
+/* ---------------------------------------------------------------------- */
+/* The kernel log.                                                         */
+
+/*
+ * The kernel log of the Linux dump d, read through VMCOREINFO's symbols
+ * and offsets (the lockless printk ring of 5.10 on, struct printk_log
+ * records of 3.5 to 5.9, the plain log_buf before) and kernel virtual
+ * reads, handed to put(arg, bytes, n) in pieces as `makedumpfile
+ * --dump-dmesg` (1.7.2) writes it: a line "[%5lu.%06lu] text" per
+ * record in sequence order (the plain ring as it is).  Memory is a few
+ * pages, whatever the log's size; every count read from the dump is
+ * bounded, and a damaged ring is DK_ECORRUPT naming the record and
+ * field.  put returns nonzero to stop (DK_OK).  DK_NOMATCH: VMCOREINFO
+ * names no log (no SYMBOL(prb) nor SYMBOL(log_buf)).
+ */
+enum dk_status	dk_linux_log(struct dk_dump *d,
+		    int (*put)(void *arg, const char *, size_t), void *arg,
+		    struct dk_err *err);
+/*
+ * The formats' read_log (dk_read_msgbuf()): the first len bytes of
+ * dk_linux_log's text into buf, *got of them; 0 and DK_OK where
+ * VMCOREINFO names no log.
+ */
+enum dk_status	dk_linux_read_log(struct dk_dump *d, void *buf, size_t len,
+		    size_t *got, struct dk_err *err);
 
 #endif /* DK_LINUX_H */

@@ -48,13 +48,16 @@ static const struct {
 	unsigned	 page_shift;
 	const char	*walks[3];	/* NULL-terminated */
 } modules[] = {
-	{ &dk_arch_amd64, "amd64", 1, 1, 1, 12, { "amd64 4-level" } },
+	{ &dk_arch_amd64, "amd64", 1, 1, 1, 12, { "amd64 4-level",
+	  "amd64 5-level" } },
 	{ &dk_arch_i386, "i386", 1, 1, 1, 12, { "i386", "i386 PAE" } },
-	{ &dk_arch_arm64, "arm64", 1, 1, 1, 12, { NULL } },
+	{ &dk_arch_arm64, "arm64", 1, 1, 1, 12, { "arm64 4 KiB",
+	  "arm64 16 KiB", "arm64 64 KiB" } },
 	{ &dk_arch_arm, "arm", 2, 1, 1, 12, { "arm short descriptor" } },
 	{ &dk_arch_mips, "mips", 6, 1, 1, 12, { NULL } },
 	{ &dk_arch_powerpc64, "powerpc64", 2, 1, 1, 12, { NULL } },
-	{ &dk_arch_riscv, "riscv", 1, 1, 1, 12, { NULL } },
+	{ &dk_arch_riscv, "riscv", 1, 1, 1, 12, { "riscv Sv39",
+	  "riscv Sv48", "riscv Sv57" } },
 	{ &dk_arch_powerpc, "powerpc", 1, 0, 0, 12, { NULL } },
 	{ &dk_arch_sparc64, "sparc64", 1, 0, 0, 13, { NULL } },
 	{ &dk_arch_s390x, "s390x", 1, 0, 0, 12, { NULL } },
@@ -134,8 +137,10 @@ START_TEST(test_module_tables)
 			ck_assert_ptr_eq(p, &m->walks[w]);
 			ck_assert_ptr_nonnull(p->translate);
 			ck_assert_uint_ge(p->levels, 2);
-			ck_assert_uint_eq(p->page_shift, 12);
-			ck_assert(p->va_bits == 32 || p->va_bits == 48);
+			ck_assert(p->page_shift == 12 || p->page_shift == 14 ||
+			    p->page_shift == 16);
+			ck_assert(p->va_bits == 32 || p->va_bits == 39 ||
+			    p->va_bits == 48 || p->va_bits == 57);
 			ck_assert(p->pte_size == 4 || p->pte_size == 8);
 		}
 		ck_assert_ptr_null(dk_arch_walk(m, "no such walk"));

@@ -1,6 +1,6 @@
 /*
  * dumpinfo -- print what libdumpkit knows of a dump, read its memory, or
- * print its message buffer.
+ * print its kernel log (FreeBSD's message buffer, Linux's printk log).
  *
  * A thin tool over the public API (dumpkit.h), with savecore.h for the
  * info.N savecore leaves beside a saved vmcore.  Memory and the message
@@ -41,12 +41,13 @@ static const char usage_text[] =
 "       dumpinfo --read-va ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --msgbuf [--raw] [options] FILE\n"
 "       dumpinfo --ps | --threads [--gdb] [-j] --kernel FILE DUMP\n"
+"       dumpinfo --dmesg [options] FILE\n"
 "       dumpinfo --help | --version\n";
 
 static const char help_text[] =
 "Describe a kernel dump, starting with the panic string, the dump time,\n"
 "the hostname and the version string, each with where it was read; or\n"
-"print its memory like kgdb's x command; or its message buffer.\n"
+"print its memory like kgdb's x command; or its kernel log.\n"
 "\n"
 "  -j, --json           one JSON document instead of text\n"
 "  -p, --read-pa A[:N]  print N bytes (default 64) of physical memory at\n"
@@ -60,6 +61,8 @@ static const char help_text[] =
 "                       CPU, where its registers are, names, pc, sp)\n"
 "      --gdb            with --threads: gdb commands naming the threads\n"
 "                       of the converted dump (gdb -x FILE)\n"
+"      --dmesg          print the kernel log: a Linux dump's as makedumpfile\n"
+"                       --dump-dmesg does, a FreeBSD dump's msgbuf as --msgbuf\n"
 "      --raw            with --read-pa, --read-va or --msgbuf: write the\n"
 "                       bytes as they are, unformatted\n"
 "      --info-file FILE  savecore's info file of the dump (default: the\n"
@@ -87,6 +90,7 @@ static const struct tool tool = { "dumpinfo", usage_text, help_text };
 #define	OPT_THREADS	259
 #define	OPT_GDB		260
 #define	OPT_ZERO_EXCL	261
+#define	OPT_DMESG	262
 
 struct opts {
 	int		 json;
@@ -94,9 +98,10 @@ struct opts {
 	int		 quiet;		/* print only errors */
 	int		 zero_excluded;	/* --zero-excluded */
 	int		 verbose;
-	int		 msgbuf;	/* --msgbuf */
+	int		 msgbuf;	/* --msgbuf or --dmesg */
 	int		 kt;		/* OPT_PS, OPT_THREADS or 0 */
 	int		 gdb;		/* --gdb */
+	int		 dmesg;		/* --dmesg */
 	int		 read;		/* 0, 'p' or 'v' */
 	const char	*path;
 	const char	*info_file;	/* --info-file, or NULL */
@@ -177,7 +182,25 @@ struct msgbuf {
 	int		 unwrapped;	/* start is msg_wseq's */
 	int		 cut;		/* mem holds MSGBUF_MEM_MAX, not all */
 	int		 nul;		/* a NUL was read: the ring is not full */
+	int		 linux_log;	/* mem is a Linux dump's kernel log, as
+					 * the library writes it (already
+					 * escaped: printed as it is) */
 };
+
+/*
+ * A Linux dump (it has VMCOREINFO): dk_read_msgbuf() gives its kernel
+ * log as makedumpfile --dump-dmesg writes it.
+ */
+static int
+is_linux(struct dk_dump *d)
+{
+	const struct dk_attr *a;
+
+	for (size_t i = 0; (a = dk_attr(d, i)) != NULL; i++)
+		if (a->source != NULL && strcmp(a->source, "VMCOREINFO") == 0)
+			return 1;
+	return 0;
+}
 
 static uint32_t
 dec32(const uint8_t *p, enum dk_endian e)
@@ -252,6 +275,7 @@ msgbuf_open(struct dk_dump *d, struct msgbuf *mb, struct dk_err *err)
 	}
 	mb->size = got;
 	mb->cut = got == MSGBUF_MEM_MAX;
+	mb->linux_log = is_linux(d);
 	return DK_OK;
 }
 
@@ -310,7 +334,11 @@ struct scan {
 	size_t		 nline;
 	char		 panic[LINE_KEEP];	/* of the last "panic: " line */
 	int		 have_panic;
+	int		 linux_log;		/* a Linux log's lines */
 };
+
+/* What Linux's panic() logs before its message. */
+#define	LINUX_PANIC	"Kernel panic - not syncing: "
 
 /* A whole line: if it is "panic: ..." (after any "<N>" priority). */
 static void
@@ -319,6 +347,21 @@ scan_line(struct scan *s)
 	const char *l = s->line;
 	size_t n = s->nline, i = 0;
 
+	if (s->linux_log) {
+		/* "[    6.199587] Kernel panic - not syncing: MESSAGE" */
+		const char *e = memchr(l, ']', n);
+		size_t k = strlen(LINUX_PANIC);
+
+		i = l[0] == '[' && e != NULL ? (size_t)(e - l) + 2 : n;
+		if (i <= n && n - i >= k && memcmp(l + i, LINUX_PANIC, k) ==
+		    0) {
+			memcpy(s->panic, l + i + k, n - i - k);
+			s->panic[n - i - k] = '\0';
+			s->have_panic = 1;
+		}
+		s->nline = 0;
+		return;
+	}
 	if (n > 2 && l[0] == '<' && isdigit((unsigned char)l[1])) {
 		for (i = 1; i < n && isdigit((unsigned char)l[i]); i++)
 			;
@@ -377,6 +420,8 @@ tail_start(const char *t, size_t n, int lines)
 static const char *
 msgbuf_disorder(const struct msgbuf *mb)
 {
+	if (mb->linux_log && !mb->cut)
+		return NULL;	/* the library read it in sequence order */
 	if (mb->cut)
 		return "read whole by dk_read_msgbuf() for this format, only "
 		    "its first 64 MiB (the library reads it from its start "
@@ -398,7 +443,8 @@ msgbuf_scan(struct dk_dump *d, const struct opts *o, struct msgbuf *mb,
 
 	memset(s, 0, sizeof(*s));
 	if (msgbuf_open(d, mb, &err) != DK_OK ||
-	    msgbuf_each(d, mb, scan_put, s, &err) != DK_OK) {
+	    (s->linux_log = mb->linux_log,
+	    msgbuf_each(d, mb, scan_put, s, &err)) != DK_OK) {
 		fprintf(stderr, "dumpinfo: warning: %s\n", err.msg);
 		return;
 	}
@@ -462,11 +508,19 @@ do_msgbuf(struct dk_dump *d, const struct opts *o)
 		return TOOL_UNUSABLE;
 	}
 	if (mb.size == 0) {
-		fprintf(stderr, "dumpinfo: %s: a %s dump holds no message "
-		    "buffer dumpkit reads\n", o->path, dk_info(d)->format);
+		if (is_linux(d))
+			fprintf(stderr, "dumpinfo: %s: a %s dump whose "
+			    "VMCOREINFO names no kernel log dumpkit reads (no "
+			    "SYMBOL(prb) nor SYMBOL(log_buf))\n", o->path,
+			    dk_info(d)->format);
+		else
+			fprintf(stderr, "dumpinfo: %s: a %s dump holds no "
+			    "%s dumpkit reads\n", o->path, dk_info(d)->format,
+			    o->dmesg ? "kernel log" : "message buffer");
 		msgbuf_close(&mb);
 		return TOOL_UNUSABLE;
 	}
+	m.raw |= mb.linux_log;	/* escaped as makedumpfile does already */
 	if (o->quiet)
 		st = msgbuf_each(d, &mb, discard, NULL, &err);
 	else
@@ -533,7 +587,8 @@ gather(struct dk_dump *d, const struct savecore_info *si,
 	f->version = pick(d, "version_string", si, SC_VERSION, si != NULL ?
 	    si->versionstring : NULL);
 	if (f->panic.value == NULL && sc->have_panic)
-		f->panic = (struct fact){ sc->panic, "msgbuf" };
+		f->panic = (struct fact){ sc->panic, sc->linux_log ?
+		    "kernel log" : "msgbuf" };
 	if ((a = dk_attr_find(d, "dump_time")) != NULL &&
 	    a->type == DK_ATTR_TIME) {
 		f->time_kind = SC_TIME_UTC;
@@ -856,7 +911,8 @@ print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 		const char *t = s->scan.tail;
 		size_t n = s->scan.ntail, b = tail_start(t, n, MSGBUF_LINES);
 
-		printf("\nmsgbuf (last lines%s):\n", s->mb.unwrapped ?
+		printf("\n%s (last lines%s):\n", s->mb.linux_log ?
+		    "kernel log" : "msgbuf", s->mb.unwrapped ?
 		    ", unwrapped at msg_wseq" : "");
 		while (b < n) {
 			size_t e = b;
@@ -996,6 +1052,8 @@ print_json(struct dk_dump *d, struct summary *s)
 	while (dk_run_next(d, &it, &run))
 		nruns++;
 	json_u64(&j, "runs", nruns);
+	json_str(&j, "log_format", s->mb.size == 0 ? NULL :
+	    s->mb.linux_log ? "linux-printk" : "msgbuf");
 	json_u64(&j, "msgbuf_size", s->mb.size);
 	if (s->mb.unwrapped)
 		json_u64(&j, "msgbuf_unwrapped_at", s->mb.start);
@@ -1268,6 +1326,7 @@ run(int argc, char **argv, int *finished)
 		{ "ps", no_argument, NULL, OPT_PS },
 		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "gdb", no_argument, NULL, OPT_GDB },
+		{ "dmesg", no_argument, NULL, OPT_DMESG },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
 		{ "zero-excluded", no_argument, NULL, OPT_ZERO_EXCL },
@@ -1305,6 +1364,9 @@ run(int argc, char **argv, int *finished)
 		case 'm':
 			o.msgbuf = 1;
 			break;
+		case OPT_DMESG:
+			o.msgbuf = o.dmesg = 1;
+			break;
 		case OPT_RAW:
 			o.raw = 1;
 			break;
@@ -1341,12 +1403,14 @@ run(int argc, char **argv, int *finished)
 	if (argc - optind != 1)
 		return tool_usage_error(&tool, "expected one FILE");
 	if (o.read != 0 && o.msgbuf)
-		return tool_usage_error(&tool, "--msgbuf and --read-%s: one "
-		    "at a time", o.read == 'p' ? "pa" : "va");
+		return tool_usage_error(&tool, "--%s and --read-%s: one "
+		    "at a time", o.dmesg ? "dmesg" : "msgbuf", o.read == 'p' ?
+		    "pa" : "va");
 	if ((o.json || o.info_file != NULL) && (o.read != 0 || o.msgbuf))
 		return tool_usage_error(&tool, "--%s goes with the summary, "
-		    "not with --%s", o.json ? "json" : "info-file", o.msgbuf ?
-		    "msgbuf" : o.read == 'p' ? "read-pa" : "read-va");
+		    "not with --%s", o.json ? "json" : "info-file", o.dmesg ?
+		    "dmesg" : o.msgbuf ? "msgbuf" : o.read == 'p' ? "read-pa" :
+		    "read-va");
 	if (o.raw && o.read == 0 && !o.msgbuf)
 		return tool_usage_error(&tool, "--raw goes with --read-pa, "
 		    "--read-va or --msgbuf");
