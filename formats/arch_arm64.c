@@ -377,7 +377,10 @@ const struct dk_mdarch dk_md_arm64 = {
  * it with the dump's va_bits and levels.  Descriptor bits 1:0: 0b11 a
  * table (levels 0 to 2) or a page (level 3), 0b01 a block where the
  * granule has one (4 KiB: levels 1 and 2; 16 KiB: level 2; 64 KiB:
- * levels 1 and 2), bit 0 clear invalid.  Output address: bits 47 down
+ * levels 1 and 2), bit 0 clear invalid.  The root is used as given
+ * (TTBR1's BADDR: a top table smaller than a granule, or a 52-bit one
+ * entered 64 entries from its end, is not granule-aligned); the tables
+ * below it are.  Output address: bits 47 down
  * to the page shift; with 64 KiB granules bits 15:12 are OA[51:48]
  * (FEAT_LPA).  FEAT_LPA2's OA[51:50] (bits 9:8, TCR.DS) and its level
  * -1 are not decoded.
@@ -412,7 +415,7 @@ arm64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		unsigned bits = l == first ? w->va_bits - shift : per;
 		uint64_t next;
 
-		at = (table & oa) + ((va >> shift) & ((1ull << bits) - 1)) * 8;
+		at = table + ((va >> shift) & ((1ull << bits) - 1)) * 8;
 		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK)
 			return dk_err_prefix(err, "virtual address %#jx: level "
 			    "%u descriptor", (uintmax_t)va, l);

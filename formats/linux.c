@@ -526,6 +526,7 @@ lx_record(struct lx_log *lg, struct lx_page *p, uint64_t ts, uint64_t va,
 /* Hard bounds on what the dump says (the kernel's own limits). */
 #define	LX_MAX_STRUCT		4096		/* SIZE(...) of a struct */
 #define	LX_MAX_LOG_SHIFT	31		/* LOG_BUF_LEN_MAX = 2^31 */
+#define	LX_MAX_DESC_SHIFT	26		/* 2^31 >> PRB_AVGBITS (5) */
 
 /*
  * The VMCOREINFO numbers a layout needs, by key; the first missing one
@@ -674,13 +675,15 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
 	head = lx_dec(lg, rb + o_desc_ring + o_head + o_counter, L);
 	tail = lx_dec(lg, rb + o_desc_ring + o_tail + o_counter, L);
 	data = lx_dec(lg, rb + o_text_ring + o_data, L);
-	if (size_bits > LX_MAX_LOG_SHIFT || count_bits > size_bits)
+	if (size_bits > LX_MAX_LOG_SHIFT || count_bits > size_bits ||
+	    count_bits > LX_MAX_DESC_SHIFT)
 		return dk_err_set(err, DK_ECORRUPT, "%s: the kernel log: the "
 		    "printk_ringbuffer at %#jx has a text ring of 2^%ju bytes "
-		    "and 2^%ju descriptors: expected at most 2^%u bytes and no "
-		    "more descriptors than bytes", lg->d->src.name,
-		    (uintmax_t)prb, (uintmax_t)size_bits,
-		    (uintmax_t)count_bits, LX_MAX_LOG_SHIFT);
+		    "and 2^%ju descriptors: expected at most 2^%u bytes and "
+		    "2^%u descriptors, no more descriptors than bytes",
+		    lg->d->src.name, (uintmax_t)prb, (uintmax_t)size_bits,
+		    (uintmax_t)count_bits, LX_MAX_LOG_SHIFT,
+		    LX_MAX_DESC_SHIFT);
 	count = 1ull << count_bits;
 	size = 1ull << size_bits;
 	idmask = L == 8 ? ~(3ull << 62) : 0x3fffffffull;
