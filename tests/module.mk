@@ -42,6 +42,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-kdh
 	@$(MAKE) --no-print-directory check-vmcore
 	@$(MAKE) --no-print-directory check-kdumpcheck
+	@$(MAKE) --no-print-directory check-dmesg
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
@@ -87,6 +88,12 @@ check-fullelf: all
 .PHONY: check-compress
 check-compress: all
 	@B=$(B) bash tests/compress.sh
+
+# The kernel log of Linux dumps against makedumpfile (tests/dmesg.sh);
+# REAL_DUMPS=/tmp/realdumps/dumps adds make-real-dumps.sh's whole files.
+.PHONY: check-dmesg
+check-dmesg: all
+	@B=$(B) bash tests/dmesg.sh
 
 # kerneldumpheader containers (device images, leading headers, text and
 # encrypted dumps) through dumpgen, dumpconv, dumpinfo and dumpcheck.
@@ -143,7 +150,8 @@ check-fresh:
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
-	      check-install check-layout check-cross fuzz-replay check-kthreads
+	      check-install check-layout check-cross fuzz-replay check-kthreads \
+	      check-dmesg
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
