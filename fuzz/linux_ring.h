@@ -86,7 +86,8 @@ struct lr_rec {
  * ids from id0 (62-bit ids: the top two bits of state_var are the
  * state), text blocks from logical position lpos0: each block the id (a
  * long) then the text, its size rounded up to 8; a block that would
- * pass the end of the ring starts at its beginning, begin keeping the
+ * reach the end of the ring (its next in the following wrap, as
+ * data_alloc() decides) starts at its beginning, begin keeping the
  * position where it would have been.
  */
 static inline void
@@ -111,7 +112,7 @@ lr_lockless(uint8_t *mem, const struct lr_rec *r, size_t n, uint64_t id0,
 		uint8_t *d = mem + LR_DESCS + (id % count) * LR_DESC;
 		uint8_t *f = mem + LR_INFOS + (id % count) * LR_INFO;
 
-		if (lpos % size + blk > size) {
+		if (lpos % size + blk >= size) {
 			at = 0;
 			next = (lpos / size + 1) * size + blk;
 		} else {
