@@ -589,7 +589,7 @@ START_TEST(test_unsupported)
 	/* x86_64 without NUMBER(phys_base): the sub header's (0). */
 	d = hm_open(&m, "x86_64", "SYMBOL(init_top_pgt)=ffffffff82a10000\n");
 	kv_fails(d, 0xffffffff81000000ull, DK_ENOTDUMPED, "virtual address "
-	    "0xffffffff81000000: PML4E: physical address 0x2a10ff8");
+	    "0xffffffff81000000: PML4E: physical address 0x2a10");
 	dk_close(d);
 	hm_free(&m);
 }
