@@ -21,6 +21,10 @@
  *	pages			from the next page boundary, each PT_LOAD's
  *				bytes in turn; pages of zeros are holes
  *
+ * e_machine is the source's, but for an x86_64 machine whose first
+ * NT_PRSTATUS is i386's (its CPUs not in long mode, as QEMU finds
+ * firmware): EM_386 in ELFCLASS64, as QEMU writes that machine.
+ *
  * p_paddr is the physical address.  p_vaddr is the direct-map address
  * where the dump tells it: the reader's direct-map window, else
  * VMCOREINFO's NUMBER(PAGE_OFFSET) (riscv64 and others), else on x86_64
@@ -73,6 +77,7 @@
 #define	X86_64_DMAP4	0xffff888000000000ull	/* __PAGE_OFFSET_BASE_L4 */
 #define	X86_64_DMAP5	0xff11000000000000ull	/* __PAGE_OFFSET_BASE_L5 */
 #define	VMW_2M		(2ull << 20)
+#define	I386_PRSTATUS	144	/* struct elf_prstatus of i386 */
 
 /* The formats whose dumps are Linux's. */
 static const char *const linux_formats[] = { "kdump", "vmcore" };
@@ -86,7 +91,10 @@ dk_vmw_linux(const struct dk_dump *d)
 	return 0;
 }
 
-/* A VMCOREINFO value: hexadecimal (SYMBOL, KERNELOFFSET) or decimal. */
+/*
+ * A VMCOREINFO value: hexadecimal (SYMBOL, KERNELOFFSET: %lx), or a
+ * NUMBER, decimal or 0x-hexadecimal as each architecture prints it.
+ */
 static int
 vmci(const struct dk_dump *d, const char *key, int hex, uint64_t *v)
 {
@@ -95,7 +103,7 @@ vmci(const struct dk_dump *d, const char *key, int hex, uint64_t *v)
 
 	if (a == NULL || a->type != DK_ATTR_STRING || a->str[0] == '\0')
 		return 0;
-	*v = strtoull(a->str, &end, hex ? 16 : 10);
+	*v = strtoull(a->str, &end, hex ? 16 : 0);
 	return *end == '\0';
 }
 
@@ -141,6 +149,7 @@ plan_notes(struct dk_dump *d, const struct dk_vmw_opts *o,
 	const struct dk_section *vs = NULL;
 	const char *add = NULL;
 	uint64_t addlen = 0, total = 0;
+	int prstatus = 0;
 	struct dk_note_iter it;
 	struct dk_note n;
 	enum dk_status st;
@@ -168,10 +177,21 @@ plan_notes(struct dk_dump *d, const struct dk_vmw_opts *o,
 		total += s->size;
 	}
 	dk_note_iter_mem(&it, p->notes, (size_t)total, p->e, "the notes");
-	while ((st = dk_note_next(&it, &n, err)) == DK_OK)
+	while ((st = dk_note_next(&it, &n, err)) == DK_OK) {
 		if (n.have_name && n.namesz == 11 &&
 		    memcmp(n.name, "VMCOREINFO", 11) == 0)
 			p->vmcoreinfo = 1;
+		/*
+		 * An x86_64 machine whose CPUs were not in long mode (QEMU
+		 * dumping firmware) has i386's 144-byte NT_PRSTATUS; QEMU
+		 * then writes EM_386 in ELFCLASS64, and readers (libkdumpfile)
+		 * refuse that note under EM_X86_64.
+		 */
+		if (n.have_name && n.namesz == 5 && memcmp(n.name, "CORE",
+		    5) == 0 && n.type == NT_PRSTATUS && !prstatus++ &&
+		    p->machine == EM_X86_64 && n.descsz == I386_PRSTATUS)
+			p->machine = EM_386;
+	}
 	if (st != DK_NOMATCH)
 		return dk_err_prefix(err, "%s: the notes to carry",
 		    d->src.name);
@@ -307,8 +327,7 @@ plan_direct_map(const struct dk_dump *d, struct dk_vmw_plan *p)
 	if (w != NULL && w->va >= w->pa) {
 		p->direct_map = w->va - w->pa;
 		p->direct_map_why = "the dump's direct-map window";
-	} else if (vmci(d, "NUMBER(PAGE_OFFSET)", 0, &v) ||
-	    vmci(d, "NUMBER(PAGE_OFFSET)", 1, &v)) {
+	} else if (vmci(d, "NUMBER(PAGE_OFFSET)", 0, &v)) {
 		uint64_t base = 0;
 
 		if (!vmci(d, "NUMBER(phys_ram_base)", 0, &base))
