@@ -71,7 +71,8 @@ try() {
 	if "$@" > "$dir/$n.log" 2>&1; then
 		return 0
 	fi
-	grep . "$dir/$n.log" | grep -v "Failed\.$" | tail -n 1 | cut -c1-110 > "$dir/$n.why"
+	grep . "$dir/$n.log" | grep -v "Failed\.$" | tail -n 1 |
+	    cut -c1-110 > "$dir/$n.why"
 	return 1
 }
 
