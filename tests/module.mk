@@ -159,6 +159,6 @@ check-kthreads: all
 # readelf, eu-readelf, libkdumpfile, makedumpfile and gdb-multiarch
 # (tests/vmcore_write.sh; the real crash's whole files when present).
 .PHONY: check-vmcore-write
-check-vmcore-write: all
+check-vmcore-write: all $(B)/tests/check_kdump
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_write.sh

@@ -233,6 +233,35 @@ for x in "$HERE"/data/kdump/*.xz; do
 	rm -f "$T/$n" "$T/$n.elf"
 done
 
+# The kdump files check_kdump's writer makes (its fuzz seeds): every
+# header layout, byte order and codec, flattened, split, cut.  A file
+# without VMCOREINFO gets one giving the page size (libkdumpfile has
+# none for 32-bit powerpc).
+if [ -x "$B/tests/check_kdump" ]; then
+	mkdir "$T/seeds"
+	CK_VERBOSITY=silent CHECK_KDUMP_SEEDS=$T/seeds "$B/tests/check_kdump" \
+	    >/dev/null 2>&1
+	for src in "$T"/seeds/*; do
+		n=$(basename "$src"); d="--to elf of check_kdump's $n"
+		extra=()
+		"$BIN/dumpinfo" "$src" | grep -q '^  PAGESIZE ' ||
+		    extra=(--vmcoreinfo "$(vmci_file 4096)")
+		check "$d: dumpconv exits 0" "$BIN/dumpconv" --to elf -q \
+		    ${extra[@]+"${extra[@]}"} "$src" -o "$T/s.elf" || continue
+		if [ "$("$BIN/dumpinfo" "$src" | awk '$1 == "pages:" {print $4}')" = 0 ]; then
+			[ "$(nseg "$T/s.elf" LOAD)" = 0 ] &&
+			    ok "$d: no page in the file, no PT_LOAD" ||
+			    no "$d: no page in the file, no PT_LOAD"
+		else
+			expect_exit "$d: libkdumpfile reads 300 physical addresses equal to dumpkit's source" \
+			    0 "machphys: 300 of 300 equal" "$KR" -n 300 "$T/s.elf" "$src"
+		fi
+		rm -f "$T/s.elf"
+	done
+else
+	no "check_kdump is built, for its kdump files ($B/tests/check_kdump)"
+fi
+
 # A QEMU kdump file without VMCOREINFO: --vmcoreinfo adds it.
 xz -dc "$HERE/data/kdump/x86_64-fw.kdump-zlib.flat.xz" >"$T/fw.kdump"
 check "--vmcoreinfo: dumpconv adds the note" "$BIN/dumpconv" --to elf -q \
