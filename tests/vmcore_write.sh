@@ -43,7 +43,7 @@ trap 'rm -rf "$T"; exit 130' INT TERM
 export DUMPKIT_NO_FSYNC=${DUMPKIT_NO_FSYNC:-1}
 SEED=7
 
-for t in readelf eu-readelf gdb-multiarch makedumpfile python3 xz; do
+for t in readelf eu-readelf gdb-multiarch makedumpfile drgn python3 xz; do
 	command -v "$t" >/dev/null 2>&1 && ok "$t is installed" ||
 	    no "$t is installed"
 done
@@ -266,6 +266,21 @@ else
 	no "check_kdump is built, for its kdump files ($B/tests/check_kdump)"
 fi
 
+# drgn (python3-drgn) opens the --to elf of a real makedumpfile file as a
+# Linux kernel core and reads physical memory as dumpkit reads it.
+xz -dc "$HERE/data/kdump/mdf-zlib-d31.head.xz" >"$T/mdf.head"
+"$BIN/dumpconv" --to elf -q "$T/mdf.head" -o "$T/drgn.elf" 2>/dev/null
+cat >"$T/drgn.py" <<'PY'
+import sys
+print("flags", prog.flags)
+print("bytes", prog.read(0x1000000, 16, True).hex())
+PY
+out=$(timeout 120 drgn -q -c "$T/drgn.elf" --no-default-symbols "$T/drgn.py" 2>&1)
+want=$("$BIN/dumpinfo" --read-pa 0x1000000:16 --raw "$T/mdf.head" | od -An -tx1 | tr -d ' \n')
+grep -q IS_LINUX_KERNEL <<<"$out" && grep -q "bytes $want" <<<"$out" &&
+    ok "drgn opens --to elf of a real kdump file as a Linux kernel and reads what dumpkit reads" ||
+    no "drgn opens --to elf of a real kdump file and reads what dumpkit reads" "$out (dumpinfo: $want)"
+
 # A QEMU kdump file without VMCOREINFO: --vmcoreinfo adds it.
 xz -dc "$HERE/data/kdump/x86_64-fw.kdump-zlib.flat.xz" >"$T/fw.kdump"
 check "--vmcoreinfo: dumpconv adds the note" "$BIN/dumpconv" --to elf -q \
@@ -273,7 +288,6 @@ check "--vmcoreinfo: dumpconv adds the note" "$BIN/dumpconv" --to elf -q \
 n=$(readelf -n "$T/fw.elf" 2>/dev/null | grep -c '^ *VMCOREINFO')
 [ "$n" = 1 ] && ok "--vmcoreinfo: readelf -n lists one VMCOREINFO note" ||
     no "--vmcoreinfo: readelf -n lists one VMCOREINFO note" "$(readelf -n "$T/fw.elf" 2>&1)"
-xz -dc "$HERE/data/kdump/mdf-zlib-d31.head.xz" >"$T/mdf.head"
 expect_exit "--vmcoreinfo on a dump that has one is refused" 3 "VMCOREINFO already" \
     "$BIN/dumpconv" --to elf --vmcoreinfo "$T/vmci.txt" "$T/mdf.head" -o "$T/x"
 expect_exit "a cut kdump file: the pages it lacks are left out, and said" 0 \
@@ -355,6 +369,35 @@ if [ -d "$REALDUMPS/mdf" ]; then
 else
 	echo "# $REALDUMPS/mdf absent: the real crash's whole files not tested"
 fi
+
+# The real ELF vmcores, QEMU's among them (which makedumpfile refuses),
+# once dumpkit reads ELF vmcores (formats/fmt_vmcore.c): --to elf gives
+# files makedumpfile, libkdumpfile and gdb take.
+for src in "$REALDUMPS"/x86_64-linux.elf "$REALDUMPS"/x86_64-linux-paging.elf \
+    "$REALDUMPS"/x86_64-linux-kernel.vmcore "$REALDUMPS"/mdf/mdf-d31.elf \
+    "$REALDUMPS"/ppc64-fw.elf "$REALDUMPS"/s390x-fw.elf "$REALDUMPS"/i386-fw.elf \
+    "$REALDUMPS"/aarch64-fw.elf "$REALDUMPS"/riscv64-fw.elf; do
+	[ -e "$src" ] || continue
+	n=$(basename "$src"); d="real $n --to elf"
+	if ! out=$("$BIN/dumpconv" --to elf -q "$src" -o "$T/v.elf" 2>&1); then
+		grep -q "does not read it yet" <<<"$out" &&
+		    echo "# $n: dumpkit does not read ELF vmcores yet: not tested" ||
+		    no "$d: dumpconv exits 0" "$out"
+		continue
+	fi
+	ok "$d: dumpconv exits 0"
+	clean_vmcore "$T/v.elf" "$d"
+	expect_exit "$d: libkdumpfile reads 1000 physical addresses equal to dumpkit's source" \
+	    0 "machphys: 1000 of 1000 equal" "$KR" -e -x "$T/v.elf" "$src"
+	case $n in x86_64-linux*|mdf-d31.elf)
+		rm -f "$T/b.txt"
+		makedumpfile --dump-dmesg "$T/v.elf" "$T/b.txt" >"$T/m.log" 2>&1 &&
+		    grep -q 'Linux version' "$T/b.txt" &&
+		    ok "$d: makedumpfile --dump-dmesg prints the kernel log ($(wc -l <"$T/b.txt") lines)" ||
+		    no "$d: makedumpfile --dump-dmesg prints the kernel log" "$(cat "$T/m.log")" ;;
+	esac
+	rm -f "$T/v.elf"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
