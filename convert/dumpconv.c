@@ -679,7 +679,7 @@ main(int argc, char **argv)
 				o.elf = 0;
 			else
 				return tool_usage_error(&tool, "--to: expected "
-				    "elf, portable or native (or tar for a text "
+				    "elf or native (portable, or tar for a text "
 				    "dump), found '%s'", optarg);
 			break;
 		case 'C':
