@@ -438,6 +438,9 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 		    kt.nthreads, kt.crashed != SIZE_MAX ?
 		    kt.threads[kt.crashed].name : "not found (no dumptid)");
 	dk_kthreads_free(&kt);
+	return TOOL_OK;
+}
+
 /* --vmcoreinfo FILE: its bytes, KEY=value lines, into o->vmw. */
 static int
 read_vmcoreinfo(struct opts *o)
@@ -586,13 +589,11 @@ convert(struct dk_dump *d, const struct opts *o)
 	}
 	if (st == DK_OK && o->native)
 		st = dk_native_write(d, &sink, &err);
+	else if (st == DK_OK && o->vmcore)
+		st = dk_vmcore_write(d, &sink, &o->vmw, &done, &err);
 	else if (st == DK_OK)
 		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
 		    &err);
-	if (st == DK_OK)
-		st = o->native ? dk_native_write(d, &sink, &err) : o->vmcore ?
-		    dk_vmcore_write(d, &sink, &o->vmw, &done, &err) :
-		    dk_elfmini_write(d, &sink, o->flags, &err);
 	if (st == DK_OK && z != NULL)
 		st = dk_zout_finish(z, &err);
 	if (st == DK_OK)
