@@ -53,6 +53,10 @@
 #     file (DK_ELIMIT: the walk gave up, as before issue 17).
 #  7b. xz next to gzip and zstd (xz -dc, level 6).
 #
+#  8. bench/vmcore.sh: dumpconv --to elf (a Linux ELF vmcore) of a
+#     generated 4 GiB vmcore and of real kdump and kernel vmcore files
+#     next to cp and makedumpfile -E -d 0 of the same input.
+#
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.
 #
@@ -699,3 +703,5 @@ row "dumpconv --to native of that" "${f_back} s" \
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
 echo
 echo "cleanup: $(scratch_summary)"
+# 8. Linux ELF vmcores: dumpconv --to elf next to cp and makedumpfile -E.
+sh "$(dirname "$0")/vmcore.sh" || echo "bench: bench/vmcore.sh failed"

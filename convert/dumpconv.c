@@ -9,6 +9,8 @@
  * Exit status: 0 converted, 2 the input could not be read or the output
  * written, 3 usage error.
  */
+#include <elf.h>
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "compress.h"
 #include "kthreads.h"
 #include "minidump.h"
+#include "vmcore_write.h"
 #include "../validate/savecore.h"
 #include "../validate/tool.h"
 
@@ -28,10 +31,12 @@
 static const char usage_text[] =
 "usage: dumpconv [--to elf|native|tar] [--no-virtual] [--drop-zero]\n"
 "                [--force] [-q] [-v]\n"
+"                [--to portable] [--vmcoreinfo FILE] [--elf32]\n"
 "                [--compress gzip|zstd|xz]\n"
 "                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
 "                INPUT -o OUTPUT\n"
 "       dumpconv --info [--json] [--to elf|native] INPUT\n"
+"       dumpconv --info [--json] --to portable INPUT\n"
 "       dumpconv --help | --version\n";
 
 static const char help_text[] =
@@ -41,6 +46,13 @@ static const char help_text[] =
 "\n"
 "  -t, --to elf|native|tar  the output format (default elf); tar: the\n"
 "                       tar archive of a text dump, blocks put in order\n"
+"      --to portable    the portable ELF minidump, the default; --to elf\n"
+"                       is the same for a FreeBSD dump, and for a Linux\n"
+"                       dump (kdump-compressed, ELF vmcore) a Linux ELF\n"
+"                       vmcore as makedumpfile -E writes (see below)\n"
+"      --vmcoreinfo FILE  with --to elf of a Linux dump without VMCOREINFO:\n"
+"                       add FILE's KEY=value lines as its VMCOREINFO note\n"
+"      --elf32          with --to elf of a 32-bit Linux dump: ELFCLASS32\n"
 "  -o, --output FILE    where to write; - for standard output\n"
 "  -f, --force          replace OUTPUT if it exists\n"
 "      --no-virtual     leave out the kernel-map PT_LOAD segments\n"
@@ -75,6 +87,13 @@ static const char help_text[] =
 "archiving: dumpkit reads it as it is, but readelf, gdb and libkdumpfile\n"
 "need it decompressed first (gzip -d, zstd -d, xz -d).\n"
 "\n"
+"--to elf of a Linux dump writes one PT_NOTE (its notes: NT_PRSTATUS of\n"
+"each CPU, VMCOREINFO...) and a PT_LOAD per run of present physical\n"
+"memory, with p_paddr and the direct-map p_vaddr where VMCOREINFO tells\n"
+"it (x86_64 also the kernel-text PT_LOADs, sharing those bytes); a page\n"
+"the dump left out (excluded by the dump level, or past the end of a cut\n"
+"file) ends a PT_LOAD, it is never written as zeros.\n"
+"\n"
 "INPUT may also be a raw image of the dump device (kerneldumpheader\n"
 "leader and trailer, checked) or a vmcore that starts with one header;\n"
 "--info shows the header.  Encrypted dumps are refused; text dumps\n"
@@ -87,6 +106,10 @@ static const struct tool tool = { "dumpconv", usage_text, help_text };
 
 struct opts {
 	int		 native;	/* --to native */
+	int		 elf;		/* --to elf: a Linux dump's vmcore */
+	int		 vmcore;	/* --to elf of a Linux dump (decided) */
+	const char	*vmcoreinfo;	/* --vmcoreinfo FILE */
+	struct dk_vmw_opts vmw;
 	int		 tar;		/* --to tar: a text dump's tar */
 	int		 force;
 	int		 info;
@@ -418,12 +441,112 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 	return TOOL_OK;
 }
 
+/* --vmcoreinfo FILE: its bytes, KEY=value lines, into o->vmw. */
+static int
+read_vmcoreinfo(struct opts *o)
+{
+	FILE *f = fopen(o->vmcoreinfo, "rb");
+	char *b = NULL;
+	size_t n = 0;
+
+	if (f == NULL || (b = malloc(DK_VMW_MAX_VMCOREINFO + 1)) == NULL) {
+		fprintf(stderr, "dumpconv: --vmcoreinfo %s: %s\n",
+		    o->vmcoreinfo, f == NULL ? strerror(errno) :
+		    "out of memory");
+		if (f != NULL)
+			fclose(f);
+		return TOOL_UNUSABLE;
+	}
+	n = fread(b, 1, DK_VMW_MAX_VMCOREINFO + 1, f);
+	if (ferror(f) || n > DK_VMW_MAX_VMCOREINFO || n == 0 ||
+	    memchr(b, '=', n) == NULL || memchr(b, '\0', n) != NULL) {
+		fprintf(stderr, "dumpconv: --vmcoreinfo %s: %s\n",
+		    o->vmcoreinfo, ferror(f) ? strerror(errno) :
+		    n > DK_VMW_MAX_VMCOREINFO ? "more than the 1 MiB dumpkit "
+		    "carries" : "expected KEY=value lines (VMCOREINFO text, "
+		    "as /sys/kernel/vmcoreinfo's note holds), found none");
+		fclose(f);
+		free(b);
+		return TOOL_UNUSABLE;
+	}
+	fclose(f);
+	o->vmw.vmcoreinfo = b;
+	o->vmw.vmcoreinfo_len = n;
+	o->vmw.vmcoreinfo_name = o->vmcoreinfo;
+	return TOOL_OK;
+}
+
+/* --info --to elf of a Linux dump: the vmcore that would be written. */
+static int
+vmcore_info(struct dk_dump *d, const struct opts *o)
+{
+	const struct dk_info *in = dk_info(d);
+	static const char *const vmci[] = { "none", "the dump's", "added" };
+	struct dk_vmw_plan p;
+	struct dk_err err;
+	struct json j;
+
+	if (dk_vmw_plan(d, &o->vmw, &p, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return err.code == DK_EINVAL ? TOOL_USAGE : TOOL_UNUSABLE;
+	}
+	if (o->json) {
+		json_open(&j, stdout, 0);
+		json_begin(&j, "input", 0);
+		json_str(&j, "path", o->in);
+		json_str(&j, "format", in->format);
+		json_str(&j, "arch", in->arch);
+		json_u64(&j, "pages", in->npages);
+		json_end(&j, 0);
+		json_begin(&j, "output", 0);
+		json_str(&j, "format", "linux-elf-vmcore");
+		json_u64(&j, "elf_class", p.cls == ELFCLASS64 ? 64 : 32);
+		json_str(&j, "byte_order", p.e == DK_BE ? "big" : "little");
+		json_u64(&j, "e_machine", p.machine);
+		json_u64(&j, "program_headers", p.nphdr);
+		json_bool(&j, "pn_xnum", p.xnum);
+		json_u64(&j, "physical_loads", p.nload);
+		json_u64(&j, "kernel_text_loads", p.nalias);
+		json_u64(&j, "notes_size", p.notes_size);
+		json_str(&j, "vmcoreinfo", vmci[p.vmcoreinfo]);
+		json_u64(&j, "direct_map", p.direct_map);
+		json_str(&j, "direct_map_from", p.direct_map_why);
+		json_u64(&j, "data_offset", p.data_off);
+		json_u64(&j, "file_size", p.file_size);
+		json_u64(&j, "missing_pages", p.missing);
+		json_end(&j, 0);
+		json_end(&j, 0);
+	} else {
+		printf("input:        %s: %s version %u, %s, %ju pages\n", o->in,
+		    in->format, in->version, in->arch, (uintmax_t)in->npages);
+		printf("output:       Linux ELF vmcore, ELFCLASS%d %s, "
+		    "e_machine %u\n", p.cls == ELFCLASS64 ? 64 : 32, p.e ==
+		    DK_BE ? "big-endian" : "little-endian", p.machine);
+		printf("segments:     1 PT_NOTE, %zu PT_LOAD, %zu kernel-text "
+		    "PT_LOAD%s\n", p.nload, p.nalias, p.xnum ? " (PN_XNUM)" :
+		    "");
+		printf("notes:        %ju bytes, VMCOREINFO %s\n",
+		    (uintmax_t)p.notes_size, vmci[p.vmcoreinfo]);
+		printf("p_vaddr:      %#jx + pa (%s)\n",
+		    (uintmax_t)p.direct_map, p.direct_map_why);
+		printf("page data:    at %#jx, %ju bytes\n", (uintmax_t)
+		    p.data_off, (uintmax_t)(p.file_size - p.data_off));
+		printf("file size:    %ju bytes\n", (uintmax_t)p.file_size);
+		if (p.missing > 0)
+			printf("missing:      %ju pages the dump lacks, left "
+			    "out\n", (uintmax_t)p.missing);
+	}
+	dk_vmw_plan_free(&p);
+	return TOOL_OK;
+}
+
 static int
 convert(struct dk_dump *d, const struct opts *o)
 {
 	int to_stdout = strcmp(o->out, "-") == 0;
 	struct tool_progress pr;
 	struct dk_elfmini_plan plan;
+	struct dk_vmw_plan done = { 0 };
 	struct dk_out out = { .fd = -1 };
 	struct dk_sink sink;
 	struct dk_zout *z = NULL;
@@ -439,8 +562,8 @@ convert(struct dk_dump *d, const struct opts *o)
 	/* The output's size, for the progress line only (it costs a walk). */
 	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
 	    o->quiet);
-	if (pr.on && !o->native && dk_elfmini_plan(d, o->flags, &plan,
-	    &err) == DK_OK)
+	if (pr.on && !o->native && !o->vmcore && dk_elfmini_plan(d, o->flags,
+	    &plan, &err) == DK_OK)
 		pr.total = plan.file_size;
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
@@ -466,6 +589,8 @@ convert(struct dk_dump *d, const struct opts *o)
 	}
 	if (st == DK_OK && o->native)
 		st = dk_native_write(d, &sink, &err);
+	else if (st == DK_OK && o->vmcore)
+		st = dk_vmcore_write(d, &sink, &o->vmw, &done, &err);
 	else if (st == DK_OK)
 		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
 		    &err);
@@ -492,9 +617,14 @@ convert(struct dk_dump *d, const struct opts *o)
 		/* An option this input cannot take (--drop-zero): usage. */
 		return err.code == DK_EINVAL ? TOOL_USAGE : TOOL_UNUSABLE;
 	}
+	if (done.missing > 0)
+		fprintf(stderr, "dumpconv: warning: %s: %ju pages that %s "
+		    "lacks are left out (each ends a PT_LOAD)\n", o->out,
+		    (uintmax_t)done.missing, o->in);
 	if (o->verbose)
 		fprintf(stderr, "dumpconv: %s -> %s: %s, %ju bytes\n", o->in,
-		    o->out, o->native ? "native" : "portable ELF minidump",
+		    o->out, o->native ? "native" : o->vmcore ?
+		    "Linux ELF vmcore" : "portable ELF minidump",
 		    (uintmax_t)sink.pos);
 	if (o->verbose && z != NULL) {
 		uint64_t zin, zout;
@@ -525,6 +655,8 @@ main(int argc, char **argv)
 		{ "no-threads", no_argument, NULL, 0x100 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "vmcoreinfo", required_argument, NULL, 'C' },
+		{ "elf32", no_argument, NULL, '3' },
 		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
@@ -542,10 +674,20 @@ main(int argc, char **argv)
 				o.native = 1;
 			else if (strcmp(optarg, "tar") == 0)
 				o.tar = 1;
-			else if (strcmp(optarg, "elf") != 0)
+			else if (strcmp(optarg, "elf") == 0)
+				o.elf = 1;
+			else if (strcmp(optarg, "portable") == 0)
+				o.elf = 0;
+			else
 				return tool_usage_error(&tool, "--to: expected "
-				    "elf or native (or tar for a text dump), "
-				    "found '%s'", optarg);
+				    "elf or native (portable, or tar for a text "
+				    "dump), found '%s'", optarg);
+			break;
+		case 'C':
+			o.vmcoreinfo = optarg;
+			break;
+		case '3':
+			o.vmw.flags |= DK_VMW_ELF32;
 			break;
 		case 'o':
 			o.out = optarg;
@@ -596,6 +738,9 @@ main(int argc, char **argv)
 		    "" : " and -o OUTPUT");
 	if (o.json && !o.info)
 		return tool_usage_error(&tool, "--json goes with --info");
+	if ((o.vmcoreinfo != NULL || o.vmw.flags != 0) && !o.elf)
+		return tool_usage_error(&tool, "--vmcoreinfo and --elf32 go "
+		    "with --to elf");
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return tool_finish(&tool, to_tar(&o));
@@ -609,7 +754,23 @@ main(int argc, char **argv)
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return tool_open_exit(err.code);
 	}
-	rc = o.info ? info(d, &o) : convert(d, &o);
+	if (o.elf && !dk_vmw_linux(d) && (o.vmcoreinfo != NULL ||
+	    o.vmw.flags != 0)) {
+		rc = tool_usage_error(&tool, "%s: --vmcoreinfo and --elf32 "
+		    "are for Linux dumps, this is a %s", o.in,
+		    dk_info(d)->format);
+		dk_close(d);
+		return rc;
+	}
+	o.vmcore = o.elf && !o.native && dk_vmw_linux(d);
+	if (o.vmcore && o.vmcoreinfo != NULL && (rc = read_vmcoreinfo(&o)) !=
+	    TOOL_OK) {
+		dk_close(d);
+		return tool_finish(&tool, rc);
+	}
+	rc = o.vmcore ? (o.info ? vmcore_info(d, &o) : convert(d, &o)) :
+	    o.info ? info(d, &o) : convert(d, &o);
+	free((void *)o.vmw.vmcoreinfo);
 	dk_close(d);
 	return tool_finish(&tool, rc);
 }

@@ -17,3 +17,4 @@ LIB_SRCS += formats/vmcoreinfo.c formats/fmt_vmcore.c formats/check_vmcore.c
 LIB_SRCS += formats/check_kdump.c
 LIB_SRCS += formats/ctlayout.c formats/layouts.c
 LIB_SRCS += formats/kthreads.c
+LIB_SRCS += formats/vmcore_write.c

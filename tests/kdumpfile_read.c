@@ -3,6 +3,7 @@
  * compare what it reads with what dumpkit reads from the source dump.
  *
  *	kdumpfile_read [-e] [-n COUNT] [-s SEED] [-a ARCH] PORTABLE SOURCE
+ *	kdumpfile_read -p PATTERN_SEED [-e] [-n COUNT] [-s SEED] ELF
  *
  * COUNT (default 1,000) random physical addresses are chosen from the
  * PT_LOAD segments of PORTABLE, found with libelf (not with dumpkit),
@@ -23,6 +24,14 @@
  * two): every PT_LOAD is physical memory at p_paddr, and, where its
  * p_vaddr is neither 0 nor p_paddr, kernel virtual memory too; only the
  * bytes the file holds are picked (a truncated vmcore).
+ *
+ * With -p there is no SOURCE: ELF is a fixture (dumpgen --format
+ * vmcore; -p implies -e) and the bytes libkdumpfile reads at physical
+ * addresses are held against the fixture pattern of PATTERN_SEED
+ * (dk_pattern_fill); virtual addresses are not read.
+ *
+ * With -x the kernel-virtual space is not read (a Linux dump's source,
+ * whose kernel virtual addresses dumpkit does not translate yet).
  *
  * Each space is read through a context of its own.  Where libkdumpfile
  * has no page size for the architecture (it takes it from a Linux
@@ -65,7 +74,8 @@ struct ctx {
 	uint64_t	 fsize;		/* its size in bytes */
 	uint64_t	 rng;
 	kdump_ctx_t	*kd;
-	struct dk_dump	*src;
+	struct dk_dump	*src;		/* NULL: the pattern of pseed */
+	uint64_t	 pseed;
 	const char	*path;
 };
 
@@ -201,6 +211,13 @@ dk_read(struct ctx *c, int virt, uint64_t addr, uint8_t *buf, size_t len,
 {
 	enum dk_status st;
 
+	if (c->src == NULL && !virt) {
+		dk_pattern_fill(c->pseed, addr, buf, len);
+		return DK_OK;
+	}
+	if (c->src == NULL)
+		return dk_err_set(err, DK_EUNSUP, "no source to read a "
+		    "virtual address from (-p)");
 	if (!virt)
 		return dk_read_pa(c->src, addr, buf, len, err);
 	st = dk_read_va(c->src, addr, buf, len, err);
@@ -340,10 +357,17 @@ main(int argc, char **argv)
 	struct dk_err err;
 	const char *arch = "?", *fmt = "?";
 	char note[96];
-	int n = 1000, ch, fd, fail = 0, r;
+	int n = 1000, ch, fd, fail = 0, r, pattern = 0, novirt = 0;
 
-	while ((ch = getopt(argc, argv, "n:s:a:e")) != -1)
+	while ((ch = getopt(argc, argv, "n:s:a:ep:x")) != -1)
 		switch (ch) {
+		case 'p':
+			pattern = novirt = c.vmcore = 1;
+			c.pseed = strtoull(optarg, NULL, 0);
+			break;
+		case 'x':
+			novirt = 1;
+			break;
 		case 'e':
 			c.vmcore = 1;
 			break;
@@ -359,7 +383,7 @@ main(int argc, char **argv)
 		default:
 			goto usage;
 		}
-	if (argc - optind != 2 || n <= 0)
+	if (argc - optind != 2 - pattern || n <= 0)
 		goto usage;
 	c.path = argv[optind];
 	{
@@ -370,11 +394,14 @@ main(int argc, char **argv)
 	}
 	if (load_segments(&c) != 0)
 		return 2;
-	if (dk_open(argv[optind + 1], &o, &c.src, &err) != DK_OK) {
+	if (!pattern && dk_open(argv[optind + 1], &o, &c.src, &err) !=
+	    DK_OK) {
 		fprintf(stderr, "kdumpfile_read: %s\n", err.msg);
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++) {
+		if (novirt && spaces[i].as == KDUMP_KVADDR)
+			continue;
 		c.kd = open_kd(&c, spaces[i].as == KDUMP_KPHYSADDR, &fd, note,
 		    sizeof(note));
 		if (i == 0) {
@@ -398,6 +425,8 @@ main(int argc, char **argv)
 	return fail;
 usage:
 	fprintf(stderr, "usage: kdumpfile_read [-e] [-n COUNT] [-s SEED] "
-	    "[-a ARCH] PORTABLE SOURCE\n");
+	    "[-a ARCH] PORTABLE SOURCE\n"
+	    "       kdumpfile_read [-x] ...; kdumpfile_read -p PATTERN_SEED "
+	    "[-n COUNT] [-s SEED] ELF\n");
 	return 3;
 }

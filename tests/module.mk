@@ -46,6 +46,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
+	@$(MAKE) --no-print-directory check-vmcore-write
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
@@ -162,3 +163,10 @@ $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
 .PHONY: check-kthreads
 check-kthreads: all
 	@B=$(B) bash tests/kthreads.sh
+# Linux ELF vmcores: dumpgen --format vmcore and dumpconv --to elf read by
+# readelf, eu-readelf, libkdumpfile, makedumpfile and gdb-multiarch
+# (tests/vmcore_write.sh; the real crash's whole files when present).
+.PHONY: check-vmcore-write
+check-vmcore-write: all $(B)/tests/check_kdump
+	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
+	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_write.sh
