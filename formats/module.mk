@@ -15,5 +15,7 @@ LIB_SRCS += formats/fmt_sparc64.c formats/check_sparc64.c
 LIB_SRCS += formats/fmt_kdump.c formats/kdump_layout.c formats/linux.c
 LIB_SRCS += formats/vmcoreinfo.c formats/fmt_vmcore.c formats/check_vmcore.c
 LIB_SRCS += formats/check_kdump.c
+LIB_SRCS += formats/kdump_write.c
+LDLIBS   += -pthread
 LIB_SRCS += formats/ctlayout.c formats/layouts.c
 LIB_SRCS += formats/kthreads.c

@@ -154,3 +154,25 @@ $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
 .PHONY: check-kthreads
 check-kthreads: all
 	@B=$(B) bash tests/kthreads.sh
+# The kdump writer (issue 14): dumpconv --to kdump and dumpgen --format
+# kdump read by libkdumpfile (tests/kdumpfile_kdump.c, every page),
+# makedumpfile -R, --reassemble and -d 31, drgn (tests/kdump_write.sh).
+KDUMPFILE_KDUMP = $(B)/tests/kdumpfile_kdump
+
+$(B)/tests/kdumpfile_kdump.o: tests/kdumpfile_kdump.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(KDUMP_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(KDUMPFILE_KDUMP): $(B)/tests/kdumpfile_kdump.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(KDUMP_LIBS) $(LDLIBS)
+
+.PHONY: check-kdump-write
+check-kdump-write: all $(KDUMPFILE_KDUMP)
+	@B=$(B) KDUMPFILE_KDUMP=$(KDUMPFILE_KDUMP) bash tests/kdump_write.sh
+check: check-kdump-write-after
+.PHONY: check-kdump-write-after
+check-kdump-write-after: all $(TESTS)
+	@$(MAKE) --no-print-directory check-kdump-write
+SUITE_GOALS += check-kdump-write
+check-kdump-write: export DUMPKIT_NO_FSYNC = 1
