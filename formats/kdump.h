@@ -240,6 +240,8 @@ struct dk_kd_opts {
  */
 enum dk_status	dk_kd_spec_from_dump(struct dk_dump *, const struct dk_kd_opts *,
 		    struct dk_kd_wspec *, struct dk_err *);
+/* Linux's uname -m for architecture row name ("x86_64"), or NULL. */
+const char	*dk_kd_machine(const char *row);
 /* Free what dk_kd_spec_from_dump allocated. */
 void		dk_kd_spec_free(struct dk_kd_wspec *);
 

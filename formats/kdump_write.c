@@ -950,6 +950,15 @@ static const struct {
 	{ "s390x", "s390x" },
 };
 
+const char *
+dk_kd_machine(const char *row)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(unames); i++)
+		if (strcmp(unames[i].row, row) == 0)
+			return unames[i].machine;
+	return NULL;
+}
+
 static enum dk_status
 read_fill(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
 {
@@ -1168,11 +1177,10 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 			snprintf(s->uts.s[KD_F_UTSVERSION], 65, "%.*s",
 			    (int)strcspn(v->str, "\n"), v->str);
 	}
-	if (s->uts.s[KD_F_MACHINE][0] == '\0')
-		for (size_t i = 0; i < DK_ARRAY_LEN(unames); i++)
-			if (strcmp(unames[i].row, d->arch->name) == 0)
-				snprintf(s->uts.s[KD_F_MACHINE], 65, "%s",
-				    unames[i].machine);
+	if (s->uts.s[KD_F_MACHINE][0] == '\0' &&
+	    dk_kd_machine(d->arch->name) != NULL)
+		snprintf(s->uts.s[KD_F_MACHINE], 65, "%s",
+		    dk_kd_machine(d->arch->name));
 	if (s->uts.s[KD_F_SYSNAME][0] == '\0' &&
 	    strcmp(in->format, "kdump") != 0)
 		snprintf(s->uts.s[KD_F_SYSNAME], 65, "FreeBSD");

@@ -4,6 +4,7 @@
  * the file was written from (dumpconv --to kdump).
  *
  *	kdumpfile_kdump [-a ARCH] [-z] KDUMP SOURCE...
+ *	kdumpfile_kdump -p SEED -m MEM [-x] [-k] [-i] KDUMP
  *
  * SOURCE is one dump or the files of a split set (dk_open_set).  For
  * every page of every run of SOURCE (dk_run_next), the page is read from
@@ -13,6 +14,15 @@
  * SOURCE (a zero page left out), unless -z says none was left out.
  * libkdumpfile reads no page that SOURCE does not have: the count of
  * its pages is not checked here (dumpinfo does).
+ *
+ * With -p, KDUMP is a dumpgen --format kdump file of MEM bytes of RAM,
+ * and every page frame below MEM is read with libkdumpfile and checked
+ * against the fixture pattern of SEED (docs/fixture-pattern.md): a page
+ * must read as the pattern, or have no data where the pattern is zero
+ * (-k: zero pages were kept, so never), where -x excluded it (PFN % 7 ==
+ * 3, dumpgen's "excluded"), or anywhere (-i: an incomplete dump, whose
+ * unwritten pages libkdumpfile 0.5.1 calls corrupt: "Wrong page size:
+ * 0"); with -i a page of the pattern must be missing somewhere.
  *
  * One line on stdout: "PAGES pages equal, ZERO zero pages left out, of
  * RUNS runs; libkdumpfile: FORMAT, ARCH".  Exit status: 0 every page
@@ -27,6 +37,86 @@
 #include <unistd.h>
 
 #include "dumpkit.h"
+
+/* docs/fixture-pattern.md, from the text (not formats/pattern.c). */
+static uint64_t
+mix(uint64_t x)
+{
+	uint64_t z = x + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void
+pattern(uint64_t seed, uint64_t pa, unsigned char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++, pa++) {
+		if (mix(seed ^ 0x5a45524f50414745ull ^ (pa >> 12)) % 4 != 0)
+			buf[i] = 0;
+		else
+			buf[i] = (unsigned char)(mix(seed ^
+			    0x7061747465726e00ull ^ (pa & ~7ull)) >>
+			    (8 * (pa % 8)));
+	}
+}
+
+static int all_zero(const unsigned char *, size_t);
+
+/* -p: every frame below mem against the pattern. */
+static int
+check_pattern(kdump_ctx_t *kd, uint64_t seed, uint64_t mem, int excl,
+    int keep, int incomplete)
+{
+	kdump_num_t ps = 0;
+	unsigned char *a, *b;
+	uint64_t equal = 0, none = 0, bad = 0, first_none = UINT64_MAX;
+
+	if (kdump_get_number_attr(kd, KDUMP_ATTR_PAGE_SIZE, &ps) != KDUMP_OK ||
+	    ps == 0 || (a = malloc(ps)) == NULL || (b = malloc(ps)) == NULL) {
+		fprintf(stderr, "kdumpfile_kdump: no page size: %s\n",
+		    kdump_get_err(kd));
+		return 2;
+	}
+	for (uint64_t pa = 0; pa + ps <= mem; pa += ps) {
+		uint64_t pfn = pa / ps;
+		size_t got = ps;
+		kdump_status ks = kdump_read(kd, KDUMP_MACHPHYSADDR, pa, a, &got);
+
+		pattern(seed, pa, b, ps);
+		if (ks == KDUMP_OK && got == ps && memcmp(a, b, ps) == 0 &&
+		    !(excl && pfn % 7 == 3)) {
+			equal++;
+			continue;
+		}
+		/* libkdumpfile 0.5.1: an empty descriptor is "corrupt". */
+		if ((ks == KDUMP_ERR_NODATA && ((excl && pfn % 7 == 3) ||
+		    (!keep && all_zero(b, ps)))) || (incomplete &&
+		    ks != KDUMP_OK)) {
+			none++;
+			if (first_none == UINT64_MAX && !(excl && pfn % 7 ==
+			    3) && !all_zero(b, ps))
+				first_none = pfn;
+			continue;
+		}
+		if (bad++ < 10)
+			fprintf(stderr, "kdumpfile_kdump: %#jx: %s\n",
+			    (uintmax_t)pa, ks != KDUMP_OK ? kdump_get_err(kd) :
+			    "not the pattern");
+	}
+	/* Incomplete: what is there is a prefix, and something is missing. */
+	if (incomplete && first_none == UINT64_MAX) {
+		fprintf(stderr, "kdumpfile_kdump: -i: every page was read\n");
+		bad++;
+	}
+	printf("%ju pages equal to the pattern, %ju without data; page size "
+	    "%ju%s\n", (uintmax_t)equal, (uintmax_t)none, (uintmax_t)ps,
+	    bad ? "; DIFFERENCES" : "");
+	free(a);
+	free(b);
+	return bad ? 1 : 0;
+}
 
 static int
 all_zero(const unsigned char *p, size_t n)
@@ -49,16 +139,44 @@ main(int argc, char **argv)
 	const char *fmt = "?", *arch = "?";
 	unsigned char *a, *b;
 	uint64_t equal = 0, zero = 0, runs = 0, bad = 0;
-	int c, fd, no_zero = 0;
+	int c, fd, no_zero = 0, pat = 0, excl = 0, keep = 0, inc = 0;
+	uint64_t seed = 0, mem = 0;
 	size_t ps;
 
-	while ((c = getopt(argc, argv, "a:z")) != -1) {
+	while ((c = getopt(argc, argv, "a:zp:m:xki")) != -1) {
 		if (c == 'a')
 			oo.arch = optarg;
 		else if (c == 'z')
 			no_zero = 1;
+		else if (c == 'p') {
+			pat = 1;
+			seed = strtoull(optarg, NULL, 0);
+		} else if (c == 'm')
+			mem = strtoull(optarg, NULL, 0);
+		else if (c == 'x')
+			excl = 1;
+		else if (c == 'k')
+			keep = 1;
+		else if (c == 'i')
+			inc = 1;
 		else
 			return 3;
+	}
+	if (pat) {
+		if (argc - optind != 1 || mem == 0)
+			return 3;
+		fd = open(argv[optind], O_RDONLY);
+		kd = kdump_new();
+		if (fd < 0 || kd == NULL || kdump_open_fd(kd, fd) != KDUMP_OK) {
+			fprintf(stderr, "kdumpfile_kdump: %s: %s\n",
+			    argv[optind], kd != NULL ? kdump_get_err(kd) :
+			    "kdump_new failed");
+			return 2;
+		}
+		c = check_pattern(kd, seed, mem, excl, keep, inc);
+		kdump_free(kd);
+		close(fd);
+		return c;
 	}
 	if (argc - optind < 2) {
 		fprintf(stderr, "usage: kdumpfile_kdump [-a ARCH] [-z] KDUMP "
