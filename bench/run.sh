@@ -53,6 +53,9 @@
 #     file (DK_ELIMIT: the walk gave up, as before issue 17).
 #  7b. xz next to gzip and zstd (xz -dc, level 6).
 #
+#  8. The kdump writer next to makedumpfile -c -d 1 and zstd -3 -T1
+#     (bench/kdump.sh).
+#
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.
 #
@@ -697,5 +700,7 @@ row "dumpconv --to native of that" "${f_back} s" \
     "byte for byte: $f_same; /cp $(ratio "$f_back" "$f_pcp") (goal: at most 1.2), /(cp + sync) $(ratio "$f_back" "$f_pcps")"
 # Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
+DUMPCONV=$DUMPCONV MAXRSS=$MAXRSS BENCH_REPEAT=$REPEAT sh "$(dirname "$0")/kdump.sh" ||
+    echo "bench: bench/kdump.sh failed"
 echo
 echo "cleanup: $(scratch_summary)"
