@@ -34,7 +34,7 @@ static const char usage_text[] =
 "                INPUT -o OUTPUT\n"
 "       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
 "                [--threads N] [--split N] [--keep-zero] [--force]\n"
-"                [--arch ARCH] INPUT -o OUTPUT|-\n"
+"                [--arch ARCH] INPUT... -o OUTPUT|-\n"
 "       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --help | --version\n";
 
@@ -90,7 +90,8 @@ static const char help_text[] =
 "\n"
 "--to kdump writes header version 6 (64-bit layout, the input's byte\n"
 "order) from any input with physical memory: kdump files (a new codec,\n"
-"a split set joined, a flattened file rearranged), FreeBSD dumps (their\n"
+"a split set given as its files joined, a flattened file rearranged),\n"
+"FreeBSD dumps (their\n"
 "metadata in DUMPKIT notes).  Codecs: zlib (levels 1-9, default 1, as\n"
 "makedumpfile -c), lzo (1: lzo1x_1, the default; 9: lzo1x_999), snappy,\n"
 "zstd (1-19, default 1), none; a page that does not shrink is stored as\n"
@@ -831,7 +832,9 @@ main(int argc, char **argv)
 			return tool_option(&tool, c, argv);
 		}
 	}
-	if (argc - optind != 1 || (!o.info && o.out == NULL))
+	/* --to kdump takes the files of a split set as one INPUT. */
+	if (argc - optind < 1 || (argc - optind > 1 && !o.kdump) ||
+	    (!o.info && o.out == NULL))
 		return tool_usage_error(&tool, "expected one INPUT%s", o.info ?
 		    "" : " and -o OUTPUT");
 	if (o.json && !o.info)
@@ -841,7 +844,9 @@ main(int argc, char **argv)
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return tool_finish(&tool, to_tar(&o));
-	if (dk_open(o.in, &o.open, &d, &err) != DK_OK) {
+	if ((argc - optind > 1 ? dk_open_set((const char *const *)argv + optind,
+	    (size_t)(argc - optind), &o.open, &d, &err) : dk_open(o.in,
+	    &o.open, &d, &err)) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;
 

@@ -967,6 +967,23 @@ read_fill(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
 	return dk_read_pa(d, pfn << d->page_shift, page, d->page_size, err);
 }
 
+/* Set bits [lo, hi) of bm, a word at a time where whole. */
+static void
+set_range(struct dk_bitmap *bm, uint64_t lo, uint64_t hi)
+{
+	if (hi > bm->nbits)
+		hi = bm->nbits;
+	while (lo < hi) {
+		uint64_t w = lo / 64, b = lo % 64;
+		uint64_t n = hi - lo < 64 - b ? hi - lo : 64 - b;
+		uint64_t v = n == 64 ? ~(uint64_t)0 :
+		    (((uint64_t)1 << n) - 1) << b;
+
+		dk_bitmap_or(bm, w, v);
+		lo += n;
+	}
+}
+
 /* The section named name, or NULL. */
 static const struct dk_section *
 section(const struct dk_dump *d, const char *name)
@@ -1126,17 +1143,17 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	for (size_t i = 0; i < dk_phys_nranges(d); i++) {
 		struct dk_range pr = dk_phys_range(d, i);
 
-		for (uint64_t p = pr.start >> d->page_shift;
-		    p < (pr.end + d->page_size - 1) >> d->page_shift; p++)
-			dk_bitmap_set(bm1, p);
+		set_range(bm1, pr.start >> d->page_shift, (pr.end +
+		    d->page_size - 1) >> d->page_shift);
 	}
 	memset(&it, 0, sizeof(it));
-	while (dk_run_next(d, &it, &r))
-		for (uint64_t p = r.pa >> d->page_shift; p < (r.pa + r.len +
-		    d->page_size - 1) >> d->page_shift; p++) {
-			dk_bitmap_set(bm1, p);
-			dk_bitmap_set(bm2, p);
-		}
+	while (dk_run_next(d, &it, &r)) {
+		uint64_t lo = r.pa >> d->page_shift;
+		uint64_t hi = (r.pa + r.len + d->page_size - 1) >> d->page_shift;
+
+		set_range(bm1, lo, hi);
+		set_range(bm2, lo, hi);
+	}
 	if ((st = dk_bitmap_index(bm1, err)) != DK_OK ||
 	    (st = dk_bitmap_index(bm2, err)) != DK_OK)
 		goto fail;
