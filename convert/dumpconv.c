@@ -773,8 +773,8 @@ main(int argc, char **argv)
 				o.kdump = 1;
 			else if (strcmp(optarg, "elf") != 0)
 				return tool_usage_error(&tool, "--to: expected "
-				    "elf, native or kdump (or tar for a text "
-				    "dump), found '%s'", optarg);
+				    "elf or native (or kdump, or tar for a "
+				    "text dump), found '%s'", optarg);
 			break;
 		case 'o':
 			o.out = optarg;
