@@ -1104,9 +1104,11 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	enum dk_status st;
 
 	memset(s, 0, sizeof(*s));
-	if (d->arch == NULL || d->page_size == 0)
-		return dk_err_set(err, DK_EUNSUP, "%s: no architecture or page "
-		    "size: it cannot be written as a kdump file", d->src.name);
+	if (d->arch == NULL || d->page_size == 0 || in->page_size == 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: its page size is not "
+		    "known (%s), and a kdump file is made of pages: it cannot "
+		    "be written as one", d->src.name, d->arch == NULL ?
+		    "nor its architecture" : "no VMCOREINFO PAGESIZE");
 	/* max_mapnr: the source's, or past its last range and page. */
 	for (size_t i = 0; i < dk_phys_nranges(d); i++) {
 		struct dk_range pr = dk_phys_range(d, i);

@@ -63,6 +63,20 @@ grep -aq 'SOURCE_FORMAT=minidump' "$T/md-amd64.kdump" &&
     ok "the FreeBSD metadata is in a DUMPKIT note" ||
     no "the FreeBSD metadata is in a DUMPKIT note"
 
+# --- Linux ELF vmcores (committed; QEMU's and makedumpfile -E's).
+VMC=$(cd "$(dirname "$0")" && pwd)/data/vmcore
+expect_exit "a vmcore of unknown page size is refused, saying so" 2 \
+    'page size is not known' conv "$VMC"/ppc64-fw.elf.xz -o "$T/u"
+for f in "$VMC"/s390x-fw.elf.xz \
+    "$VMC"/riscv64-fw.elf.xz "$VMC"/x86_64-linux-paging-hot.elf.xz \
+    "$REAL"/mdf/mdf-d31.elf "$REAL"/x86_64-linux.elf; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	conv "$f" -o "$T/vmc-$n.kdump" &&
+	    read_equal "Linux ELF vmcore $n -> kdump" "$T/vmc-$n.kdump" "$f" ||
+	    no "dumpconv --to kdump of $n"
+done
+
 # --- Real kdump files (committed, and the generated real dumps).
 for f in "$DATA"/*-fw.kdump-zlib.flat.xz; do
 	n=$(basename "$f" .xz)
