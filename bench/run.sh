@@ -56,6 +56,8 @@
 #  8. bench/vmcore.sh: dumpconv --to elf (a Linux ELF vmcore) of a
 #     generated 4 GiB vmcore and of real kdump and kernel vmcore files
 #     next to cp and makedumpfile -E -d 0 of the same input.
+#  9. The kdump writer next to makedumpfile -c -d 1 and zstd -3 -T1
+#     (bench/kdump.sh).
 #
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.
@@ -701,6 +703,8 @@ row "dumpconv --to native of that" "${f_back} s" \
     "byte for byte: $f_same; /cp $(ratio "$f_back" "$f_pcp") (goal: at most 1.2), /(cp + sync) $(ratio "$f_back" "$f_pcps")"
 # Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
+DUMPCONV=$DUMPCONV MAXRSS=$MAXRSS BENCH_REPEAT=$REPEAT sh "$(dirname "$0")/kdump.sh" ||
+    echo "bench: bench/kdump.sh failed"
 echo
 echo "cleanup: $(scratch_summary)"
 # 8. Linux ELF vmcores: dumpconv --to elf next to cp and makedumpfile -E.

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "compress.h"
+#include "kdump.h"
 #include "kthreads.h"
 #include "minidump.h"
 #include "vmcore_write.h"
@@ -35,7 +36,10 @@ static const char usage_text[] =
 "                [--compress gzip|zstd|xz]\n"
 "                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
 "                INPUT -o OUTPUT\n"
-"       dumpconv --info [--json] [--to elf|native] INPUT\n"
+"       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
+"                [--threads N] [--split N] [--keep-zero] [--force]\n"
+"                [--arch ARCH] INPUT... -o OUTPUT|-\n"
+"       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --info [--json] --to portable INPUT\n"
 "       dumpconv --help | --version\n";
 
@@ -44,8 +48,10 @@ static const char help_text[] =
 "which readelf, gdb and libkdumpfile open, or a portable file back into\n"
 "its native format, byte for byte.\n"
 "\n"
-"  -t, --to elf|native|tar  the output format (default elf); tar: the\n"
-"                       tar archive of a text dump, blocks put in order\n"
+"  -t, --to elf|native|tar|kdump  the output format (default elf); tar:\n"
+"                       the tar archive of a text dump, blocks put in\n"
+"                       order; kdump: makedumpfile's kdump-compressed\n"
+"                       format (see below)\n"
 "      --to portable    the portable ELF minidump, the default; --to elf\n"
 "                       is the same for a FreeBSD dump, and for a Linux\n"
 "                       dump (kdump-compressed, ELF vmcore) a Linux ELF\n"
@@ -59,7 +65,14 @@ static const char help_text[] =
 "      --drop-zero      leave out a full ELF core's pages of zeros (they\n"
 "                       read as zeros, and come back with --to native)\n"
 "  -z, --compress gzip|zstd|xz  compress the output (one stream, fixed\n"
-"                       level: gzip 6, zstd 3, xz 6); see below\n"
+"                       level: gzip 6, zstd 3, xz 6); see below.  With\n"
+"                       --to kdump: each page's codec, NAME[:LEVEL]\n"
+"      --threads N      --to kdump: compress with N threads (default 1);\n"
+"                       the bytes written are the same for every N\n"
+"      --split N        --to kdump: N files OUTPUT.1 ... OUTPUT.N, a\n"
+"                       makedumpfile --split set\n"
+"      --keep-zero      --to kdump: keep zero pages (one shared page)\n"
+"                       instead of leaving them out (dump level 1)\n"
 "  -i, --info           print what would be written; write nothing\n"
 "  -j, --json           with --info: one JSON object\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
@@ -94,6 +107,17 @@ static const char help_text[] =
 "the dump left out (excluded by the dump level, or past the end of a cut\n"
 "file) ends a PT_LOAD, it is never written as zeros.\n"
 "\n"
+"--to kdump writes header version 6 (64-bit layout, the input's byte\n"
+"order) from any input with physical memory: kdump files (a new codec,\n"
+"a split set given as its files joined, a flattened file rearranged),\n"
+"Linux ELF vmcores, FreeBSD dumps (their metadata in DUMPKIT notes).\n"
+"Codecs: zlib (levels 1-9, default 1, as makedumpfile -c), lzo (1:\n"
+"lzo1x_1, the default; 9: lzo1x_999), snappy, zstd (1-19, default 1),\n"
+"none; a page that does not shrink is stored as it is.  Zero pages are\n"
+"left out (dump level 1) unless --keep-zero.\n"
+"VMCOREINFO and the ELF notes are carried across.  -o - writes the\n"
+"flattened form (makedumpfile -F) to standard output.\n"
+"\n"
 "INPUT may also be a raw image of the dump device (kerneldumpheader\n"
 "leader and trailer, checked) or a vmcore that starts with one header;\n"
 "--info shows the header.  Encrypted dumps are refused; text dumps\n"
@@ -119,6 +143,10 @@ struct opts {
 	unsigned	 flags;		/* DK_ELFMINI_* */
 	int		 no_threads;	/* --no-threads */
 	enum dk_comp	 compress;	/* --compress */
+	int		 kdump;		/* --to kdump */
+	const char	*zname;		/* --compress as given */
+	struct dk_kd_opts kd;		/* --to kdump's codec, threads */
+	unsigned	 split;		/* --split N */
 	const char	*in;
 	const char	*out;
 	struct dk_open_opts open;
@@ -638,6 +666,201 @@ convert(struct dk_dump *d, const struct opts *o)
 	return TOOL_OK;
 }
 
+/*
+ * --compress means a page codec with --to kdump, a whole-file
+ * compressor otherwise; --threads, --split and --keep-zero need --to
+ * kdump.
+ */
+static int
+kdump_options(struct opts *o)
+{
+	char why[160];
+
+	if (!o->kdump) {
+		if (o->kd.threads != 0 || o->split != 0 || o->kd.keep_zero)
+			return tool_usage_error(&tool, "--threads, --split and "
+			    "--keep-zero go with --to kdump");
+		if (o->zname != NULL && (o->compress = dk_comp_by_name(
+		    o->zname)) == DK_COMP_NONE)
+			return tool_usage_error(&tool, "--compress: expected "
+			    "gzip, zstd or xz (the whole file's; with --to "
+			    "kdump, zlib, lzo, snappy, zstd or none per page), "
+			    "found '%s'", o->zname);
+		return TOOL_OK;
+	}
+	o->kd.codec = KD_DH_ZLIB;
+	o->kd.level = 1;
+	if (o->zname != NULL && dk_kd_codec_parse(o->zname, &o->kd.codec,
+	    &o->kd.level, why, sizeof(why)) != 0)
+		return tool_usage_error(&tool, "--compress with --to kdump (a "
+		    "codec per page): %s", why);
+	if (o->kd.threads == 0)
+		o->kd.threads = 1;
+	if (o->split == 0)
+		o->split = 1;
+	if (o->split > 1 && o->out != NULL && strcmp(o->out, "-") == 0)
+		return tool_usage_error(&tool, "--split writes files, not "
+		    "standard output");
+	return TOOL_OK;
+}
+
+/* The name of part i of OUTPUT (OUTPUT itself unless --split). */
+static void
+part_name(const struct opts *o, unsigned i, char *buf, size_t len)
+{
+	if (o->split > 1)
+		snprintf(buf, len, "%s.%u", o->out, i + 1);
+	else
+		snprintf(buf, len, "%s", o->out);
+}
+
+/* --to kdump --info: what would be written. */
+static int
+kdump_info(struct dk_dump *d, const struct opts *o)
+{
+	const struct dk_info *in = dk_info(d);
+	struct dk_kd_wspec s;
+	struct dk_err err;
+	uint64_t cand, bm;
+
+	if (dk_kd_spec_from_dump(d, &o->kd, &s, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		return TOOL_UNUSABLE;
+	}
+	cand = dk_bitmap_rank(s.dump, s.dump->nbits);
+	bm = ((s.max_mapnr + 7) / 8 + s.block - 1) / s.block * s.block;
+	if (o->json) {
+		struct json j;
+
+		json_open(&j, stdout, 0);
+		json_begin(&j, "input", 0);
+		json_str(&j, "path", o->in);
+		json_str(&j, "format", in->format);
+		json_str(&j, "arch", in->arch);
+		json_u64(&j, "pages", in->npages);
+		json_end(&j, 0);
+		json_begin(&j, "output", 0);
+		json_str(&j, "format", "kdump");
+		json_u64(&j, "header_version", s.version);
+		json_str(&j, "layout", "LP64");
+		json_str(&j, "byte_order", s.e == DK_BE ? "big" : "little");
+		json_u64(&j, "block_size", s.block);
+		json_str(&j, "codec", dk_kd_codec_name(s.codec));
+		json_u64(&j, "level", (uint64_t)s.level);
+		json_u64(&j, "max_mapnr", s.max_mapnr);
+		json_u64(&j, "bitmap_bytes", bm);
+		json_u64(&j, "pages_to_store", cand);
+		json_bool(&j, "keep_zero", s.keep_zero);
+		json_u64(&j, "notes_size", s.notes_size);
+		json_u64(&j, "vmcoreinfo_size", s.vmci_size);
+		json_str(&j, "machine", s.uts.s[KD_F_MACHINE]);
+		json_u64(&j, "files", o->split);
+		json_u64(&j, "threads", s.threads);
+		json_end(&j, 0);
+		json_end(&j, 0);
+		dk_kd_spec_free(&s);
+		return TOOL_OK;
+	}
+	printf("input:        %s: %s version %u, %s, %ju pages\n", o->in,
+	    in->format, in->version, in->arch, (uintmax_t)in->npages);
+	printf("output:       kdump-compressed, header version 6, 64-bit "
+	    "layout, %s-endian, %s\n", s.e == DK_BE ? "big" : "little",
+	    o->split > 1 ? "a split set" : o->out != NULL && strcmp(o->out,
+	    "-") == 0 ? "flattened" : "one file");
+	printf("utsname:      machine \"%s\", release \"%s\"\n",
+	    s.uts.s[KD_F_MACHINE], s.uts.s[KD_F_RELEASE]);
+	printf("blocks:       %u bytes; max_mapnr %#jx; bitmaps 2 x %ju "
+	    "bytes\n", s.block, (uintmax_t)s.max_mapnr, (uintmax_t)bm);
+	printf("pages:        %ju to store; zero pages %s\n",
+	    (uintmax_t)cand, s.keep_zero ? "kept on one shared page" :
+	    "left out (dump level 1), found as they are written");
+	if (s.codec == 0)
+		printf("codec:        none\n");
+	else
+		printf("codec:        %s level %d; a page that does not shrink "
+		    "is stored as it is\n", dk_kd_codec_name(s.codec),
+		    s.level);
+	printf("notes:        %ju bytes (VMCOREINFO %ju)\n",
+	    (uintmax_t)s.notes_size, (uintmax_t)s.vmci_size);
+	printf("threads:      %u\n", s.threads);
+	if (o->split > 1)
+		printf("files:        %u (OUTPUT.1 to OUTPUT.%u), the pages "
+		    "to store shared evenly\n", o->split, o->split);
+	dk_kd_spec_free(&s);
+	return TOOL_OK;
+}
+
+/* --to kdump: one file, a split set, or the flattened stream. */
+static int
+to_kdump(struct dk_dump *d, const struct opts *o)
+{
+	int to_stdout = strcmp(o->out, "-") == 0;
+	struct dk_kd_out *outs = calloc(o->split, sizeof(*outs));
+	struct dk_out *files = calloc(o->split, sizeof(*files));
+	char (*names)[4200] = calloc(o->split, sizeof(*names));
+	struct dk_kd_wspec s;
+	struct dk_err err;
+	enum dk_status st;
+	unsigned nf = 0;
+	int rc = TOOL_OK;
+
+	if (outs == NULL || files == NULL || names == NULL) {
+		fprintf(stderr, "dumpconv: out of memory\n");
+		rc = TOOL_UNUSABLE;
+		goto out;
+	}
+	if (dk_kd_spec_from_dump(d, &o->kd, &s, &err) != DK_OK) {
+		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		rc = TOOL_UNUSABLE;
+		goto out;
+	}
+	st = DK_OK;
+	for (unsigned i = 0; i < o->split && st == DK_OK; i++) {
+		part_name(o, i, names[i], sizeof(names[i]));
+		outs[i].name = to_stdout ? "standard output" : names[i];
+		outs[i].flat = to_stdout;
+		outs[i].fd = STDOUT_FILENO;
+		if (to_stdout)
+			continue;
+		if ((st = dk_out_open(&files[i], names[i], o->force, &err)) ==
+		    DK_OK) {
+			outs[i].fd = files[i].fd;
+			if (i == 0)
+				catch_fatal_signals(files[i].tmp);
+			nf++;
+		}
+	}
+	if (st == DK_OK)
+		st = dk_kd_write(&s, outs, o->split, &err);
+	for (unsigned i = 0; i < nf; i++)
+		if (st == DK_OK)
+			st = dk_out_commit(&files[i], &err);
+		else
+			dk_out_abort(&files[i]);
+	tmp_output = 0;
+	if (st != DK_OK) {
+		fprintf(stderr, "dumpconv: %s%s\n", err.msg, to_stdout ? "" :
+		    "; nothing was written at the target");
+		dk_kd_spec_free(&s);
+		rc = err.code == DK_EINVAL ? TOOL_USAGE : TOOL_UNUSABLE;
+		goto out;
+	}
+	if (o->verbose)
+		fprintf(stderr, "dumpconv: %s -> %s: kdump %s, %ju pages stored "
+		    "(%ju as they are), %ju zero pages %s, %ju missing, %ju "
+		    "bytes in %u file(s)\n", o->in, o->out,
+		    dk_kd_codec_name(s.codec), (uintmax_t)s.n_stored,
+		    (uintmax_t)s.n_raw, (uintmax_t)s.n_zero, s.keep_zero ?
+		    "shared" : "left out", (uintmax_t)s.n_missing,
+		    (uintmax_t)s.bytes, o->split);
+	dk_kd_spec_free(&s);
+out:
+	free(outs);
+	free(files);
+	free(names);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -657,11 +880,15 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "vmcoreinfo", required_argument, NULL, 'C' },
 		{ "elf32", no_argument, NULL, '3' },
+		{ "threads", required_argument, NULL, 0x140 },
+		{ "split", required_argument, NULL, 0x141 },
+		{ "keep-zero", no_argument, NULL, 0x142 },
 		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
 	struct dk_dump *d;
 	struct dk_err err;
+	uint64_t n;
 	int c, rc;
 
 	/* getopt names the program by argv[0]: the tool, not its path. */
@@ -674,14 +901,16 @@ main(int argc, char **argv)
 				o.native = 1;
 			else if (strcmp(optarg, "tar") == 0)
 				o.tar = 1;
+			else if (strcmp(optarg, "kdump") == 0)
+				o.kdump = 1;
 			else if (strcmp(optarg, "elf") == 0)
 				o.elf = 1;
 			else if (strcmp(optarg, "portable") == 0)
 				o.elf = 0;
 			else
 				return tool_usage_error(&tool, "--to: expected "
-				    "elf or native (portable, or tar for a text "
-				    "dump), found '%s'", optarg);
+				    "elf, native or kdump (portable, or tar for "
+				    "a text dump), found '%s'", optarg);
 			break;
 		case 'C':
 			o.vmcoreinfo = optarg;
@@ -702,11 +931,23 @@ main(int argc, char **argv)
 			o.flags |= DK_ELFMINI_DROP_ZERO;
 			break;
 		case 'z':
-			if ((o.compress = dk_comp_by_name(optarg)) ==
-			    DK_COMP_NONE)
-				return tool_usage_error(&tool, "--compress: "
-				    "expected gzip, zstd or xz, found '%s'",
+			o.zname = optarg;	/* its meaning needs --to */
+			break;
+		case 0x140:
+		case 0x141:
+			if (dk_parse_u64(optarg, &n) != 0 || n == 0 || n >
+			    (c == 0x140 ? 64 : 1024))
+				return tool_usage_error(&tool, "--%s: expected "
+				    "1 to %u, found '%s'", c == 0x140 ?
+				    "threads" : "split", c == 0x140 ? 64 : 1024,
 				    optarg);
+			if (c == 0x140)
+				o.kd.threads = (unsigned)n;
+			else
+				o.split = (unsigned)n;
+			break;
+		case 0x142:
+			o.kd.keep_zero = 1;
 			break;
 		case 'i':
 			o.info = 1;
@@ -733,7 +974,9 @@ main(int argc, char **argv)
 			return tool_option(&tool, c, argv);
 		}
 	}
-	if (argc - optind != 1 || (!o.info && o.out == NULL))
+	/* --to kdump takes the files of a split set as one INPUT. */
+	if (argc - optind < 1 || (argc - optind > 1 && !o.kdump) ||
+	    (!o.info && o.out == NULL))
 		return tool_usage_error(&tool, "expected one INPUT%s", o.info ?
 		    "" : " and -o OUTPUT");
 	if (o.json && !o.info)
@@ -741,10 +984,14 @@ main(int argc, char **argv)
 	if ((o.vmcoreinfo != NULL || o.vmw.flags != 0) && !o.elf)
 		return tool_usage_error(&tool, "--vmcoreinfo and --elf32 go "
 		    "with --to elf");
+	if ((rc = kdump_options(&o)) != TOOL_OK)
+		return rc;
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return tool_finish(&tool, to_tar(&o));
-	if (dk_open(o.in, &o.open, &d, &err) != DK_OK) {
+	if ((argc - optind > 1 ? dk_open_set((const char *const *)argv + optind,
+	    (size_t)(argc - optind), &o.open, &d, &err) : dk_open(o.in,
+	    &o.open, &d, &err)) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;
 
@@ -768,8 +1015,12 @@ main(int argc, char **argv)
 		dk_close(d);
 		return tool_finish(&tool, rc);
 	}
-	rc = o.vmcore ? (o.info ? vmcore_info(d, &o) : convert(d, &o)) :
-	    o.info ? info(d, &o) : convert(d, &o);
+	if (o.kdump)
+		rc = o.info ? kdump_info(d, &o) : to_kdump(d, &o);
+	else if (o.vmcore)
+		rc = o.info ? vmcore_info(d, &o) : convert(d, &o);
+	else
+		rc = o.info ? info(d, &o) : convert(d, &o);
 	free((void *)o.vmw.vmcoreinfo);
 	dk_close(d);
 	return tool_finish(&tool, rc);

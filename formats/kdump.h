@@ -144,4 +144,105 @@ _Static_assert(KD_F_NSTR <= DK_HDR_NSTR && KD_F_NIDS <= DK_H_PAD,
 extern const struct dk_layout dk_kd_hdr64, dk_kd_hdr32, dk_kd_sub64,
 		    dk_kd_sub32, dk_kd_sub32pad;
 
+/* ---------------------------------------------------------------------- */
+/* Writing (kdump_write.c).                                                */
+
+#define	KD_WBATCH_BYTES	(1u << 20)	/* page bytes a thread takes at once */
+#define	KD_WBATCH_MAX	256u		/* pages of a batch */
+#define	KD_WDESC_BUF	(2730 * KD_DESC_SIZE)	/* descriptors per write */
+
+/* The codec's name ("zlib"; "none" for 0), or NULL if not one. */
+const char	*dk_kd_codec_name(unsigned codec);
+/*
+ * Parse a codec as dumpconv --compress takes it, NAME or NAME:LEVEL:
+ * zlib (levels 1-9, default 1 as makedumpfile -c), lzo (1: lzo1x_1, the
+ * default; 9: lzo1x_999), snappy (no level), zstd (1-19, default 1),
+ * none.  0 and *codec, *level set; -1 with why filled if not one.
+ */
+int		dk_kd_codec_parse(const char *, unsigned *codec, int *level,
+		    char *why, size_t whylen);
+
+/*
+ * Fill page (block bytes) with the content of page frame pfn.
+ * DK_ENOTDUMPED leaves the page out (counted as missing); any other
+ * error stops the writer.
+ */
+typedef enum dk_status (*dk_kd_fill_fn)(void *, uint64_t pfn, uint8_t *page,
+		    struct dk_err *);
+
+/*
+ * Everything the writer needs: the layout, the pages (bitmap 1, and the
+ * pages to store, bitmap 2 before zero pages are left out), the codec,
+ * the metadata.  dumpconv fills it from an open dump (dk_kd_write_dump);
+ * dumpgen for every variant of the format.
+ */
+struct dk_kd_wspec {
+	unsigned		 version;	/* header_version, 1 to 6 */
+	enum dk_endian		 e;
+	const struct dk_layout	*hl, *sl;	/* header, sub header */
+	uint32_t		 block;		/* block_size: the page size */
+	uint64_t		 max_mapnr;
+	const struct dk_bitmap	*present;	/* bitmap 1 */
+	const struct dk_bitmap	*dump;		/* the pages to store (indexed) */
+	unsigned		 codec;		/* KD_DH_ZLIB..., 0: none */
+	int			 level;		/* 0: the codec's default */
+	unsigned		 threads;	/* compressing threads, >= 1 */
+	int			 keep_zero;	/* zero pages on one shared page */
+	unsigned		 dump_level;	/* the source's (1 is added
+						 * unless keep_zero) */
+	uint64_t		 phys_base;
+	/* utsname (KD_F_SYSNAME...), KD_F_TV_SEC, KD_F_TV_USEC, KD_F_NR_CPUS. */
+	struct dk_hdr		 uts;
+	const uint8_t		*notes;		/* ELF notes (version 4 on) */
+	uint64_t		 notes_size;
+	/* VMCOREINFO: its offset in notes; before version 4, its bytes. */
+	uint64_t		 vmci_off, vmci_size;
+	const uint8_t		*vmci;
+	uint64_t		 stop_after;	/* pages written before the file
+						 * ends (UINT64_MAX: all) */
+	int			 incomplete;	/* set the header's flag */
+	dk_kd_fill_fn		 fill;
+	void			*fill_arg;
+	/* Set by the writer. */
+	uint64_t		 n_stored, n_raw, n_zero, n_missing;
+	uint64_t		 bytes;		/* of the files (the dump's) */
+};
+
+/* One file written: by offset (a regular file) or as flattened records. */
+struct dk_kd_out {
+	int		 fd;
+	const char	*name;
+	int		 flat;
+};
+
+/*
+ * Write s as nout files: one, or a --split set of nout parts (each the
+ * header, notes and bitmaps, the pages of its PFN range: the pages to
+ * store shared evenly; regular files only).  The same spec gives the
+ * same bytes whatever s->threads is.
+ */
+enum dk_status	dk_kd_write(struct dk_kd_wspec *, const struct dk_kd_out *,
+		    size_t nout, struct dk_err *);
+
+/* dumpconv's choices for dk_kd_write_dump. */
+struct dk_kd_opts {
+	unsigned	 codec;
+	int		 level;
+	unsigned	 threads;
+	int		 keep_zero;
+};
+
+/*
+ * Fill s for dump d (any format with physical memory): header version
+ * 6, LP64, d's byte order, its pages, ranges, utsname, notes and
+ * VMCOREINFO (a FreeBSD dump's facts in a "DUMPKIT" note).  Free what it
+ * allocated with dk_kd_spec_free.
+ */
+enum dk_status	dk_kd_spec_from_dump(struct dk_dump *, const struct dk_kd_opts *,
+		    struct dk_kd_wspec *, struct dk_err *);
+/* Linux's uname -m for architecture row name ("x86_64"), or NULL. */
+const char	*dk_kd_machine(const char *row);
+/* Free what dk_kd_spec_from_dump allocated. */
+void		dk_kd_spec_free(struct dk_kd_wspec *);
+
 #endif /* DK_KDUMP_H */

@@ -47,6 +47,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
 	@$(MAKE) --no-print-directory check-vmcore-write
+	@$(MAKE) --no-print-directory check-kdump-write
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
@@ -152,7 +153,7 @@ check-fresh:
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
 	      check-install check-layout check-cross fuzz-replay check-kthreads \
-	      check-dmesg
+	      check-dmesg check-vmcore-write check-kdump-write
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
@@ -170,3 +171,19 @@ check-kthreads: all
 check-vmcore-write: all $(B)/tests/check_kdump
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_write.sh
+# The kdump writer (issue 14): dumpconv --to kdump and dumpgen --format
+# kdump read by libkdumpfile (tests/kdumpfile_kdump.c, every page),
+# makedumpfile -R, --reassemble and -d 31, drgn (tests/kdump_write.sh).
+KDUMPFILE_KDUMP = $(B)/tests/kdumpfile_kdump
+
+$(B)/tests/kdumpfile_kdump.o: tests/kdumpfile_kdump.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(KDUMP_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(KDUMPFILE_KDUMP): $(B)/tests/kdumpfile_kdump.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(KDUMP_LIBS) $(LDLIBS)
+
+.PHONY: check-kdump-write
+check-kdump-write: all $(KDUMPFILE_KDUMP)
+	@B=$(B) KDUMPFILE_KDUMP=$(KDUMPFILE_KDUMP) bash tests/kdump_write.sh

@@ -1,0 +1,96 @@
+#!/bin/sh
+# kdump.sh -- the kdump writer next to makedumpfile and zstd, the same
+# input, the same run (issue 14); called by run.sh.
+#
+# Input: a Linux ELF vmcore that makedumpfile reads, $BENCH_KDUMP_ELF
+# (default make-real-dumps.sh's mdf/mdf-d31.elf: makedumpfile -E of a
+# real /proc/vmcore, with VMCOREINFO; makedumpfile 1.7.2 refuses QEMU's
+# non-paging ELF dumps, x86_64-linux.elf: "get_elf_info: Can't get the
+# number of PT_LOAD").  dumpkit does not read ELF vmcores yet, so the
+# input both tools convert is makedumpfile -d 0 of it: an uncompressed
+# kdump file of every page (made once, off the clock).  Timed, best and
+# median of $BENCH_REPEAT, page cache warm, each output fsynced
+# (dumpconv does; makedumpfile is followed by sync FILE):
+#   makedumpfile -c -d 1 (zlib level 1, zero pages left out) of it, and
+#   of the ELF itself; dumpconv --to kdump --compress zlib:1 with 1 and 2
+#   threads; dumpconv --compress zstd:3 with 1 and 2 threads next to
+#   zstd -3 -T1 of the raw pages (the ELF, whole-stream: the floor).
+# Peak RSS of each (bench/maxrss) and the output sizes.
+set -eu
+
+B=${BENCH_B:-build}
+DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
+MAXRSS=${MAXRSS:-$B/bench/maxrss}
+REPEAT=${BENCH_REPEAT:-3}
+ELF=${BENCH_KDUMP_ELF:-/tmp/realdumps/dumps/mdf/mdf-d31.elf}
+
+row() {
+	printf '  %-44s %14s  %s\n' "$1" "$2" "${3:-}"
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+mib() {
+	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
+}
+
+echo
+echo "kdump writer (issue 14): $ELF"
+if [ ! -f "$ELF" ] || ! command -v makedumpfile >/dev/null 2>&1 ||
+    ! command -v zstd >/dev/null 2>&1; then
+	row "kdump rows" "skipped" "(needs $ELF, makedumpfile and zstd)"
+	exit 0
+fi
+dir=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/dkbench-kdump.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+makedumpfile -d 0 "$ELF" "$dir/raw.kdump" >/dev/null 2>&1 || {
+	row "makedumpfile -d 0 of the input" "failed" ""; exit 0; }
+raw=$dir/raw.kdump
+cat "$ELF" "$raw" > /dev/null
+
+# best_med NAME CMD...: run CMD $REPEAT times (the output $dir/out
+# removed before each, off the clock); sets best, med (s), rss (KiB of
+# the best run) and size (of $dir/out).
+best_med() {
+	name=$1; shift
+	: > "$dir/times"
+	i=0
+	while [ $i -lt "$REPEAT" ]; do
+		rm -f "$dir/out"
+		"$MAXRSS" "$@" >> "$dir/times" 2>/dev/null || {
+			echo "bench: $name failed" >&2; return 1; }
+		i=$((i + 1))
+	done
+	best=$(sort -n "$dir/times" | head -n 1 | cut -d' ' -f1)
+	rss=$(sort -n "$dir/times" | head -n 1 | cut -d' ' -f2)
+	med=$(sort -n "$dir/times" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+	size=$(stat -c %s "$dir/out" 2>/dev/null || echo 0)
+}
+
+# makedumpfile ARGS... IN OUT, then sync OUT (a command maxrss runs).
+MDF='makedumpfile "$@" >/dev/null 2>&1 && eval "sync \"\${$#}\""'
+
+echo "input: $(mib "$(stat -c %s "$raw")") MiB uncompressed kdump (makedumpfile -d 0), $(mib "$(stat -c %s "$ELF")") MiB ELF"
+best_med mdf sh -c "$MDF" sh -c -d 1 "$raw" "$dir/out"
+m_best=$best; m_rss=$rss; m_size=$size
+row "makedumpfile -c -d 1 (baseline)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+best_med mdf-elf sh -c "$MDF" sh -c -d 1 "$ELF" "$dir/out"
+row "makedumpfile -c -d 1 of the ELF" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+for t in 1 2; do
+	best_med dumpconv "$DUMPCONV" -q --to kdump --compress zlib:1 \
+	    --threads $t "$raw" -o "$dir/out"
+	eval "z$t=$best"
+	row "dumpconv --to kdump zlib:1 --threads $t" "${best} s" \
+	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; makedumpfile/dumpconv $(ratio "$m_best" "$best"), size $(ratio "$size" "$m_size")"
+done
+row "dumpconv zlib speedup, 2 threads" "" "$(ratio "$z1" "$z2")x"
+best_med zstd sh -c 'zstd -q -3 -T1 -c "$1" > "$2" && sync "$2"' sh \
+    "$ELF" "$dir/out"
+s_best=$best; s_size=$size
+row "zstd -3 -T1 of the raw pages (floor)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+for t in 1 2; do
+	best_med dumpconv-zstd "$DUMPCONV" -q --to kdump --compress zstd:3 \
+	    --threads $t "$raw" -o "$dir/out"
+	row "dumpconv --to kdump zstd:3 --threads $t" "${best} s" \
+	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; dumpconv/zstd $(ratio "$best" "$s_best"), size $(ratio "$size" "$s_size")"
+done
