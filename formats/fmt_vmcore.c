@@ -1147,6 +1147,7 @@ const struct dk_format_ops dk_fmt_vmcore = {
 	.close		= vmc_close,
 	.pa_offset	= vmc_pa_offset,
 	.kvtop		= vmc_kvtop,
+	.read_log	= dk_linux_read_log,
 	.run_next	= vmc_run_next,
 	.check		= &dk_vmcore_check,
 };

@@ -41,6 +41,22 @@ cmp -s "$T/mdf" "$T/ours" &&
     ok "--msgbuf of a Linux dump: its kernel log too, not escaped twice" ||
     no "--msgbuf of a Linux dump"
 
+# The same crash as a Linux ELF vmcore (dumpconv --to elf): the vmcore
+# reader takes the log through the same kernel page tables, and
+# makedumpfile, which reads ELF vmcores on its own, agrees.
+if "$BIN/dumpconv" -q --to elf "$T/real.kdump" -o "$T/real.elf" 2>"$T/err"; then
+	"$BIN/dumpinfo" --dmesg "$T/real.elf" >"$T/ours.elf" 2>"$T/err"
+	cmp -s "$T/ours.elf" "$WANT" &&
+	    ok "dumpinfo --dmesg of its ELF vmcore: the committed text" ||
+	    no "dumpinfo --dmesg of its ELF vmcore" "$(cmp "$T/ours.elf" "$WANT" 2>&1; cat "$T/err")"
+	makedumpfile --dump-dmesg "$T/real.elf" "$T/mdf.elf" >"$T/mdf.log" 2>&1
+	cmp -s "$T/mdf.elf" "$WANT" &&
+	    ok "makedumpfile --dump-dmesg of that vmcore: the same bytes" ||
+	    no "makedumpfile --dump-dmesg of that vmcore" "$(cat "$T/mdf.log")"
+else
+	no "dumpconv --to elf of the real crash" "$(cat "$T/err")"
+fi
+
 # The summary: the panic from the log, its last lines.
 out=$("$BIN/dumpinfo" "$REAL" 2>&1)
 grep -qx 'panic:        "sysrq triggered crash" (kernel log)' <<<"$out" &&
