@@ -37,7 +37,7 @@ static const char usage_text[] =
 "                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
 "                INPUT -o OUTPUT\n"
 "       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
-"                [--threads N] [--split N] [--keep-zero] [--force]\n"
+"                [--threads N] [--split N] [--exclude-zero] [--force]\n"
 "                [--arch ARCH] INPUT... -o OUTPUT|-\n"
 "       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --info [--json] --to portable INPUT\n"
@@ -71,7 +71,9 @@ static const char help_text[] =
 "                       the bytes written are the same for every N\n"
 "      --split N        --to kdump: N files OUTPUT.1 ... OUTPUT.N, a\n"
 "                       makedumpfile --split set\n"
-"      --keep-zero      --to kdump: keep zero pages (one shared page)\n"
+"      --exclude-zero   --to kdump: leave zero pages out of bitmap 2 (by\n"
+"                       default they share one stored zero page, as\n"
+"                       makedumpfile -d 1 writes them; --keep-zero)\n"
 "                       instead of leaving them out (dump level 1)\n"
 "  -i, --info           print what would be written; write nothing\n"
 "  -j, --json           with --info: one JSON object\n"
@@ -113,8 +115,8 @@ static const char help_text[] =
 "Linux ELF vmcores, FreeBSD dumps (their metadata in DUMPKIT notes).\n"
 "Codecs: zlib (levels 1-9, default 1, as makedumpfile -c), lzo (1:\n"
 "lzo1x_1, the default; 9: lzo1x_999), snappy, zstd (1-19, default 1),\n"
-"none; a page that does not shrink is stored as it is.  Zero pages are\n"
-"left out (dump level 1) unless --keep-zero.\n"
+"none; a page that does not shrink is stored as it is.  Zero pages share\n"
+"one stored zero page (makedumpfile -d 1) unless --exclude-zero.\n"
 "VMCOREINFO and the ELF notes are carried across.  -o - writes the\n"
 "flattened form (makedumpfile -F) to standard output.\n"
 "\n"
@@ -147,6 +149,8 @@ struct opts {
 	const char	*zname;		/* --compress as given */
 	struct dk_kd_opts kd;		/* --to kdump's codec, threads */
 	unsigned	 split;		/* --split N */
+	int		 zero_given;	/* --keep-zero or --exclude-zero */
+	int		 exclude_zero;	/* --exclude-zero */
 	const char	*in;
 	const char	*out;
 	struct dk_open_opts open;
@@ -677,9 +681,9 @@ kdump_options(struct opts *o)
 	char why[160];
 
 	if (!o->kdump) {
-		if (o->kd.threads != 0 || o->split != 0 || o->kd.keep_zero)
-			return tool_usage_error(&tool, "--threads, --split and "
-			    "--keep-zero go with --to kdump");
+		if (o->kd.threads != 0 || o->split != 0 || o->zero_given)
+			return tool_usage_error(&tool, "--threads, --split, "
+			    "--keep-zero and --exclude-zero go with --to kdump");
 		if (o->zname != NULL && (o->compress = dk_comp_by_name(
 		    o->zname)) == DK_COMP_NONE)
 			return tool_usage_error(&tool, "--compress: expected "
@@ -688,6 +692,14 @@ kdump_options(struct opts *o)
 			    "found '%s'", o->zname);
 		return TOOL_OK;
 	}
+	/*
+	 * Zero pages are not stored one by one, as makedumpfile -d 1 and
+	 * QEMU write them: each descriptor points at one shared zero page,
+	 * which every reader reads.  --exclude-zero leaves them out of
+	 * bitmap 2 instead (a smaller file, but makedumpfile, libkdumpfile
+	 * and crash then refuse to read them: crash needs --zero_excluded).
+	 */
+	o->kd.keep_zero = !o->exclude_zero;
 	o->kd.codec = KD_DH_ZLIB;
 	o->kd.level = 1;
 	if (o->zname != NULL && dk_kd_codec_parse(o->zname, &o->kd.codec,
@@ -883,6 +895,7 @@ main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 0x140 },
 		{ "split", required_argument, NULL, 0x141 },
 		{ "keep-zero", no_argument, NULL, 0x142 },
+		{ "exclude-zero", no_argument, NULL, 0x143 },
 		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
@@ -947,7 +960,9 @@ main(int argc, char **argv)
 				o.split = (unsigned)n;
 			break;
 		case 0x142:
-			o.kd.keep_zero = 1;
+		case 0x143:
+			o.zero_given = 1;
+			o.exclude_zero = c == 0x143;
 			break;
 		case 'i':
 			o.info = 1;

@@ -959,12 +959,26 @@ dk_kd_machine(const char *row)
 	return NULL;
 }
 
+/*
+ * The page size of a kdump file is the dumped kernel's (dk_info's
+ * page_size), which is not always the library's read granule
+ * d->page_size: an ELF vmcore is read in the largest power of two that
+ * divides its segments' bounds (1 KiB for a /proc/vmcore whose low
+ * segment ends at 0x9ec00), and its pages are 4 KiB all the same.
+ */
+static uint64_t
+kpage(const struct dk_dump *d)
+{
+	return dk_info(d)->page_size;
+}
+
 static enum dk_status
 read_fill(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
 {
 	struct dk_dump *d = arg;
+	uint64_t ps = kpage(d);
 
-	return dk_read_pa(d, pfn << d->page_shift, page, d->page_size, err);
+	return dk_read_pa(d, pfn * ps, page, (size_t)ps, err);
 }
 
 /* Set bits [lo, hi) of bm, a word at a time where whole. */
@@ -1102,6 +1116,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	uint8_t *notes = NULL;
 	uint64_t nlen = 0;
 	enum dk_status st;
+	unsigned shift;
+	uint64_t ps;
 
 	memset(s, 0, sizeof(*s));
 	if (d->arch == NULL || d->page_size == 0 || in->page_size == 0)
@@ -1109,16 +1125,21 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 		    "known (%s), and a kdump file is made of pages: it cannot "
 		    "be written as one", d->src.name, d->arch == NULL ?
 		    "nor its architecture" : "no VMCOREINFO PAGESIZE");
+	ps = kpage(d);
+	if ((ps & (ps - 1)) != 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: its page size %ju is not "
+		    "a power of two", d->src.name, (uintmax_t)ps);
+	shift = (unsigned)__builtin_ctzll(ps);
 	/* max_mapnr: the source's, or past its last range and page. */
 	for (size_t i = 0; i < dk_phys_nranges(d); i++) {
 		struct dk_range pr = dk_phys_range(d, i);
-		uint64_t e = (pr.end + d->page_size - 1) >> d->page_shift;
+		uint64_t e = (pr.end + ps - 1) >> shift;
 
 		if (e > maxpfn)
 			maxpfn = e;
 	}
 	while (dk_run_next(d, &it, &r)) {
-		uint64_t e = (r.pa + r.len + d->page_size - 1) >> d->page_shift;
+		uint64_t e = (r.pa + r.len + ps - 1) >> shift;
 
 		if (e > maxpfn)
 			maxpfn = e;
@@ -1145,13 +1166,13 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	for (size_t i = 0; i < dk_phys_nranges(d); i++) {
 		struct dk_range pr = dk_phys_range(d, i);
 
-		set_range(bm1, pr.start >> d->page_shift, (pr.end +
-		    d->page_size - 1) >> d->page_shift);
+		set_range(bm1, pr.start >> shift, (pr.end +
+		    ps - 1) >> shift);
 	}
 	memset(&it, 0, sizeof(it));
 	while (dk_run_next(d, &it, &r)) {
-		uint64_t lo = r.pa >> d->page_shift;
-		uint64_t hi = (r.pa + r.len + d->page_size - 1) >> d->page_shift;
+		uint64_t lo = r.pa >> shift;
+		uint64_t hi = (r.pa + r.len + ps - 1) >> shift;
 
 		set_range(bm1, lo, hi);
 		set_range(bm2, lo, hi);

@@ -57,6 +57,21 @@ else
 	no "dumpconv --to elf of the real crash" "$(cat "$T/err")"
 fi
 
+# And rewritten by dumpconv --to kdump: makedumpfile reads the log from
+# our file as from its own (zero pages of the ring on the shared zero
+# page; with --exclude-zero makedumpfile cannot read them, and fails).
+if "$BIN/dumpconv" -q --to kdump "$T/real.kdump" -o "$T/re.kdump" 2>"$T/err"; then
+	makedumpfile --dump-dmesg "$T/re.kdump" "$T/mdf.re" >"$T/mdf.log" 2>&1
+	cmp -s "$T/mdf.re" "$WANT" &&
+	    ok "makedumpfile --dump-dmesg of dumpconv --to kdump: the same bytes" ||
+	    no "makedumpfile --dump-dmesg of dumpconv --to kdump" "$(cat "$T/mdf.log")"
+	"$BIN/dumpinfo" --dmesg "$T/re.kdump" | cmp -s - "$WANT" &&
+	    ok "dumpinfo --dmesg of dumpconv --to kdump: the same bytes" ||
+	    no "dumpinfo --dmesg of dumpconv --to kdump"
+else
+	no "dumpconv --to kdump of the real crash" "$(cat "$T/err")"
+fi
+
 # The summary: the panic from the log, its last lines.
 out=$("$BIN/dumpinfo" "$REAL" 2>&1)
 grep -qx 'panic:        "sysrq triggered crash" (kernel log)' <<<"$out" &&

@@ -123,8 +123,12 @@ for c in zlib zlib:6 lzo lzo:9 snappy zstd zstd:3 none; do
 done
 expect_exit "the header names the codec" 0 'status +0x20' \
     "$BIN/dumpinfo" "$T/c-zstd.1"
-conv --keep-zero "$S" -o "$T/kz" && read_equal "--keep-zero: every page" \
-    -z "$T/kz" "$S" || no "--keep-zero"
+# Zero pages: by default on one shared page (makedumpfile -d 1), so
+# libkdumpfile reads every one; --exclude-zero leaves them out.
+conv "$S" -o "$T/kz" && read_equal "default: zero pages read (shared page)" \
+    -z "$T/kz" "$S" || no "default: zero pages on one shared page"
+conv --exclude-zero "$S" -o "$T/xz" && read_equal "--exclude-zero" \
+    "$T/xz" "$S" || no "--exclude-zero"
 
 # --- Flattened: -o - to a pipe; makedumpfile -R; dumpkit reads it too.
 if have makedumpfile; then
