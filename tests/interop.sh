@@ -361,7 +361,7 @@ expect_exit "dumpconv --help" 0 "usage: dumpconv" "$BIN/dumpconv" --help
 expect_exit "dumpconv --version" 0 "^dumpconv \(dumpkit\) [0-9]" "$BIN/dumpconv" --version
 expect_exit "dumpconv rejects an unknown option" 3 "usage:" "$BIN/dumpconv" --bogus
 expect_exit "dumpconv needs -o" 3 "expected one INPUT and -o OUTPUT" "$BIN/dumpconv" "$N"
-expect_exit "dumpconv --to other" 3 "expected elf or native" "$BIN/dumpconv" --to coff "$N" -o "$T/x"
+expect_exit "dumpconv --to other" 3 "expected elf, native or kdump" "$BIN/dumpconv" --to coff "$N" -o "$T/x"
 
 # Standard output: a pipe, a regular file, an O_APPEND file.
 "$BIN/dumpconv" -q "$N" -o - | cat > "$T/piped"
