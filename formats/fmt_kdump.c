@@ -1377,9 +1377,9 @@ kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 				return dk_err_at(err, DK_EUNSUP, p->name, 0,
 				    "a makedumpfile flattened file holding an "
 				    "ELF vmcore (makedumpfile -E -F), not a "
-				    "kdump-compressed dump: dumpkit does not "
-				    "read Linux ELF vmcores yet; makedumpfile "
-				    "-R OUT < FILE rebuilds the vmcore");
+				    "kdump-compressed dump: dumpkit reads the "
+				    "vmcore once it is rearranged (makedumpfile "
+				    "-R OUT < FILE), not in its flattened form");
 			return dk_err_at(err, DK_ECORRUPT, p->name, p->flat ?
 			    kd_phys(p, 0) : 0, "expected the signature "
 			    "\"KDUMP   \" or \"DISKDUMP\"%s, found \"%.8s\"",
