@@ -288,6 +288,22 @@ saved_info(const struct dk_dump *d, const struct opts *o,
 	return 0;
 }
 
+
+/* --info --json: the "input" object, the same for every output format. */
+static void
+json_input(struct json *j, const char *path, const struct dk_info *in)
+{
+	json_begin(j, "input", 0);
+	json_str(j, "path", path);
+	json_str(j, "format", in->format);
+	json_u64(j, "version", in->version);
+	json_str(j, "arch", in->arch);
+	json_str(j, "byte_order", in->endian == DK_BE ? "big" : "little");
+	json_u64(j, "pages", in->npages);
+	json_u64(j, "pages_in_file", in->npages_present);
+	json_end(j, 0);
+}
+
 /* --info --json: the same facts as the text, one JSON object. */
 static int
 info_json(struct dk_dump *d, const struct opts *o,
@@ -299,15 +315,7 @@ info_json(struct dk_dump *d, const struct opts *o,
 	struct json j;
 
 	json_open(&j, stdout, 0);
-	json_begin(&j, "input", 0);
-	json_str(&j, "path", o->in);
-	json_str(&j, "format", in->format);
-	json_u64(&j, "version", in->version);
-	json_str(&j, "arch", in->arch);
-	json_str(&j, "byte_order", in->endian == DK_BE ? "big" : "little");
-	json_u64(&j, "pages", in->npages);
-	json_u64(&j, "pages_in_file", in->npages_present);
-	json_end(&j, 0);
+	json_input(&j, o->in, in);
 	json_begin(&j, "containers", 1);
 	for (size_t i = 0; i < dk_nlayers(d); i++) {
 		json_begin(&j, NULL, 0);
@@ -524,12 +532,7 @@ vmcore_info(struct dk_dump *d, const struct opts *o)
 	}
 	if (o->json) {
 		json_open(&j, stdout, 0);
-		json_begin(&j, "input", 0);
-		json_str(&j, "path", o->in);
-		json_str(&j, "format", in->format);
-		json_str(&j, "arch", in->arch);
-		json_u64(&j, "pages", in->npages);
-		json_end(&j, 0);
+		json_input(&j, o->in, in);
 		json_begin(&j, "output", 0);
 		json_str(&j, "format", "linux-elf-vmcore");
 		json_u64(&j, "elf_class", p.cls == ELFCLASS64 ? 64 : 32);
@@ -745,12 +748,7 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 		struct json j;
 
 		json_open(&j, stdout, 0);
-		json_begin(&j, "input", 0);
-		json_str(&j, "path", o->in);
-		json_str(&j, "format", in->format);
-		json_str(&j, "arch", in->arch);
-		json_u64(&j, "pages", in->npages);
-		json_end(&j, 0);
+		json_input(&j, o->in, in);
 		json_begin(&j, "output", 0);
 		json_str(&j, "format", "kdump");
 		json_u64(&j, "header_version", s.version);
