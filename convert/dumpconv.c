@@ -58,7 +58,11 @@ static const char help_text[] =
 "                       vmcore as makedumpfile -E writes (see below)\n"
 "      --vmcoreinfo FILE  with --to elf of a Linux dump without VMCOREINFO:\n"
 "                       add FILE's KEY=value lines as its VMCOREINFO note\n"
-"      --elf32          with --to elf of a 32-bit Linux dump: ELFCLASS32\n"
+"      --elf32          with --to elf of a 32-bit Linux dump: ELFCLASS32;\n"
+"                       with --to elf --kernel FILE of a FreeBSD dump of a\n"
+"                       32-bit kernel (arm, mips o32): an ELFCLASS32 core\n"
+"                       for gdb (the thread notes, the kernel map), not a\n"
+"                       portable file (docs/kthreads.md)\n"
 "  -o, --output FILE    where to write; - for standard output\n"
 "  -f, --force          replace OUTPUT if it exists\n"
 "      --no-virtual     leave out the kernel-map PT_LOAD segments\n"
@@ -134,6 +138,8 @@ struct opts {
 	int		 native;	/* --to native */
 	int		 elf;		/* --to elf: a Linux dump's vmcore */
 	int		 vmcore;	/* --to elf of a Linux dump (decided) */
+	int		 core32;	/* --to elf --elf32 --kernel of a FreeBSD
+					   dump: the ELFCLASS32 debugger core */
 	const char	*vmcoreinfo;	/* --vmcoreinfo FILE */
 	struct dk_vmw_opts vmw;
 	int		 tar;		/* --to tar: a text dump's tar */
@@ -597,7 +603,7 @@ convert(struct dk_dump *d, const struct opts *o)
 	/* The output's size, for the progress line only (it costs a walk). */
 	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
 	    o->quiet);
-	if (pr.on && !o->native && !o->vmcore && dk_elfmini_plan(d, o->flags,
+	if (pr.on && !o->native && !o->vmcore && !o->core32 && dk_elfmini_plan(d, o->flags,
 	    &plan, &err) == DK_OK)
 		pr.total = plan.file_size;
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
@@ -626,6 +632,8 @@ convert(struct dk_dump *d, const struct opts *o)
 		st = dk_native_write(d, &sink, &err);
 	else if (st == DK_OK && o->vmcore)
 		st = dk_vmcore_write(d, &sink, &o->vmw, &done, &err);
+	else if (st == DK_OK && o->core32)
+		st = dk_kthreads_core32(d, &sink, tnotes, ntnotes, &err);
 	else if (st == DK_OK)
 		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
 		    &err);
@@ -1015,13 +1023,16 @@ main(int argc, char **argv)
 		return tool_open_exit(err.code);
 	}
 	if (o.elf && !dk_vmw_linux(d) && (o.vmcoreinfo != NULL ||
-	    o.vmw.flags != 0)) {
-		rc = tool_usage_error(&tool, "%s: --vmcoreinfo and --elf32 "
-		    "are for Linux dumps, this is a %s", o.in,
+	    (o.vmw.flags != 0 && (o.open.kernel == NULL || o.info)))) {
+		rc = tool_usage_error(&tool, "%s: --vmcoreinfo is for Linux "
+		    "dumps, --elf32 for Linux dumps and, with --kernel, "
+		    "FreeBSD dumps of 32-bit kernels; this is a %s", o.in,
 		    dk_info(d)->format);
 		dk_close(d);
 		return rc;
 	}
+	/* --elf32 --kernel of a FreeBSD dump: the debugger core. */
+	o.core32 = o.elf && !dk_vmw_linux(d) && o.vmw.flags != 0;
 	o.vmcore = o.elf && !o.native && dk_vmw_linux(d);
 	if (o.vmcore && o.vmcoreinfo != NULL && (rc = read_vmcoreinfo(&o)) !=
 	    TOOL_OK) {

@@ -731,6 +731,25 @@ dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
 	return st;
 }
 
+enum dk_status
+dk_elfmini_virt(struct dk_dump *d, struct dk_kmap_run **runs, size_t *n,
+    struct dk_err *err)
+{
+	struct dk_plan pl;
+	enum dk_status st;
+
+	*runs = NULL;
+	*n = 0;
+	dk_err_clear(err);
+	if ((st = make_plan(d, 0, 0, &pl, err)) == DK_OK) {
+		*runs = pl.virt;
+		*n = pl.nkmap;
+		pl.virt = NULL;
+	}
+	plan_free(&pl);
+	return st;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Writing the portable file.                                              */
 

@@ -637,3 +637,118 @@ dk_kthreads_notes(struct dk_dump *d, const struct dk_kthreads *kt,
 	*lenp = at;
 	return DK_OK;
 }
+
+/*
+ * The debugger core of a 32-bit kernel (docs/kthreads.md, "32-bit
+ * kernels"): ELFCLASS32 ET_CORE of the dump's machine and e_flags, one
+ * PT_NOTE (notes), one PT_LOAD per virtual run of the portable file
+ * (the kernel map's and the windows'), the bytes read through the dump.
+ */
+#define	C32_EHDR	52
+#define	C32_PHDR	32
+#define	C32_CHUNK	(256u << 10)
+
+enum dk_status
+dk_kthreads_core32(struct dk_dump *d, struct dk_sink *s, const void *notes,
+    size_t len, struct dk_err *err)
+{
+	enum dk_endian e = d->arch->endian;
+	struct dk_kmap_run *r = NULL;
+	size_t n = 0;
+	uint64_t noff, data, off, total;
+	uint8_t h[DK_ELF_MAXSZ], *buf = NULL;
+	struct dk_ehdr eh;
+	enum dk_status st;
+
+	if (d->arch->elf_class != ELFCLASS32)
+		return dk_err_set(err, DK_EINVAL, "%s: a debugger core of "
+		    "ELFCLASS32 is for a 32-bit kernel, this is %s",
+		    d->src.name, d->arch->name);
+	if ((st = dk_elfmini_virt(d, &r, &n, err)) != DK_OK)
+		return st;
+	if (n == 0 || n >= PN_XNUM - 1) {
+		st = dk_err_set(err, DK_EUNSUP, "%s: %zu kernel-map runs: a "
+		    "debugger core needs 1 to %u", d->src.name, n,
+		    PN_XNUM - 2);
+		goto out;
+	}
+	noff = C32_EHDR + (uint64_t)(n + 1) * C32_PHDR;
+	data = (noff + len + d->page_size - 1) / d->page_size * d->page_size;
+	total = data;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t hi = r[i].va >> 32;
+
+		/* o32 addresses are sign-extended: keep the low 32 bits. */
+		if ((hi != 0 && hi != 0xffffffffu) || r[i].len > UINT32_MAX -
+		    (uint32_t)r[i].va + 1ull) {
+			st = dk_err_set(err, DK_EINVAL, "%s: kernel-map run at "
+			    "%#jx (%ju bytes) is not a 32-bit address",
+			    d->src.name, (uintmax_t)r[i].va,
+			    (uintmax_t)r[i].len);
+			goto out;
+		}
+		total += r[i].len;
+	}
+	if (total > UINT32_MAX) {
+		st = dk_err_set(err, DK_EINVAL, "%s: the debugger core would "
+		    "be %ju bytes: ELFCLASS32 holds at most 4 GiB",
+		    d->src.name, (uintmax_t)total);
+		goto out;
+	}
+	memset(&eh, 0, sizeof(eh));
+	dk_elf_ident(eh.ident, ELFCLASS32, e, ELFOSABI_NONE);
+	eh.type = ET_CORE;
+	eh.machine = d->arch->elf_machine;
+	eh.version = EV_CURRENT;
+	eh.phoff = C32_EHDR;
+	eh.flags = d->arch->elf_flags;
+	eh.ehsize = C32_EHDR;
+	eh.phentsize = C32_PHDR;
+	eh.phnum = (uint16_t)(n + 1);
+	dk_ehdr_encode(h, ELFCLASS32, e, &eh);
+	if ((st = dk_sink_write(s, h, C32_EHDR, err)) != DK_OK)
+		goto out;
+	{
+		struct dk_phdr p = { PT_NOTE, 0, noff, 0, 0, len, len, 4 };
+
+		dk_phdr_encode(h, ELFCLASS32, e, &p);
+		if ((st = dk_sink_write(s, h, C32_PHDR, err)) != DK_OK)
+			goto out;
+	}
+	off = data;
+	for (size_t i = 0; i < n; i++) {
+		unsigned fl = PF_R | (r[i].prot & DK_PROT_W ? PF_W : 0) |
+		    (r[i].prot & DK_PROT_X ? PF_X : 0);
+		struct dk_phdr p = { PT_LOAD, fl, off, r[i].va & UINT32_MAX,
+		    r[i].pa <= UINT32_MAX ? r[i].pa : 0, r[i].len, r[i].len,
+		    d->page_size };
+
+		dk_phdr_encode(h, ELFCLASS32, e, &p);
+		if ((st = dk_sink_write(s, h, C32_PHDR, err)) != DK_OK)
+			goto out;
+		off += r[i].len;
+	}
+	if ((st = dk_sink_write(s, notes, len, err)) != DK_OK ||
+	    (st = dk_sink_zero(s, data - noff - len, err)) != DK_OK)
+		goto out;
+	if ((buf = malloc(C32_CHUNK)) == NULL) {
+		st = dk_err_set(err, DK_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n && st == DK_OK; i++)
+		for (uint64_t at = 0; at < r[i].len && st == DK_OK;
+		    at += C32_CHUNK) {
+			size_t k = r[i].len - at < C32_CHUNK ?
+			    (size_t)(r[i].len - at) : C32_CHUNK;
+
+			if ((st = dk_read_va(d, r[i].va + at, buf, k, err)) ==
+			    DK_OK)
+				st = dk_sink_write(s, buf, k, err);
+		}
+	if (st == DK_OK)
+		st = dk_sink_finish(s, err);
+out:
+	free(buf);
+	free(r);
+	return st;
+}

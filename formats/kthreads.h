@@ -145,6 +145,15 @@ enum dk_status	dk_kthread_regs(struct dk_dump *, const struct dk_kthreads *,
 enum dk_status	dk_kthreads_notes(struct dk_dump *, const struct dk_kthreads *,
 		    uint8_t **buf, size_t *len, struct dk_err *);
 
+/*
+ * Write d's kernel memory with notes[len] (dk_kthreads_notes) as an
+ * ELFCLASS32 core, for a debugger that reads no 32-bit target from an
+ * ELFCLASS64 file (gdb: arm, mips o32); not a portable file.
+ */
+struct dk_sink;
+enum dk_status	dk_kthreads_core32(struct dk_dump *, struct dk_sink *,
+		    const void *notes, size_t len, struct dk_err *);
+
 /* The thread table note (docs/portable-elf-minidump.md 3.2). */
 #define	DK_KT_TABLE_HEAD	16
 #define	DK_KT_TABLE_REC		72

@@ -109,6 +109,14 @@ struct dk_elfmini_plan {
 enum dk_status	dk_elfmini_plan(struct dk_dump *, unsigned flags,
 		    struct dk_elfmini_plan *, struct dk_err *);
 
+/*
+ * The virtual PT_LOADs the portable file of d would have (the kernel
+ * map's runs and the address windows', by VA); *runs is malloc'ed.
+ */
+struct dk_kmap_run;
+enum dk_status	dk_elfmini_virt(struct dk_dump *, struct dk_kmap_run **runs,
+		    size_t *n, struct dk_err *);
+
 /* Output files: written under a temporary name, renamed when complete. */
 struct dk_out {
 	int	 fd;

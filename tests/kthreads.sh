@@ -32,6 +32,7 @@ run_arch() {	# ARCH
 	aarch64) REGS="x19:0 x20:1 x21:2 x22:3 x23:4 x24:5 x25:6 x26:7 x27:8 x28:9" KPC=8 ;;
 	powerpc64|powerpc64le) REGS=$(for i in $(seq 12 31); do printf 'r%d:%d ' $i $((i - 12)); done) KPC=16 ;;
 	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
+	arm) REGS="r4:0 r5:1 r6:2 r7:3 r8:4 r9:5 r10:6 r12:8" KPC=8 ;;
 	esac
 	# The frame after the chain's end: gdb shows pc 0 where a frame
 	# pointer chain ends; powerpc's back chain of 0 ends it with none.
@@ -40,20 +41,32 @@ run_arch() {	# ARCH
 		no "$A: dumpgen --kernel-out"
 	check "$A: dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
 		"$T/$A.k" "$T/$A.md" -o "$T/$A.elf"
+	# A 32-bit target gdb reads from ELFCLASS32 only (BFD has no 64-bit
+	# ARM target; an ELFCLASS64 MIPS file is n64): the debugger core.
+	C=$T/$A.elf
+	case $A in arm)
+		C=$T/$A.core
+		check "$A: dumpconv --to elf --elf32 --kernel: the debugger core" \
+			timeout 60 "$B/bin/dumpconv" -q --to elf --elf32 --kernel \
+			"$T/$A.k" "$T/$A.md" -o "$C"
+		got=$(readelf -hW "$C" | awk -F: '/Class:|Type:/ { gsub(/^ +/, "", $2); printf "%s;", $2 }')
+		[ "$got" = "ELF32;CORE (Core file);" ] && ok "$A: readelf: the debugger core is an ELF32 core" ||
+			no "$A: readelf -h of the debugger core" "$got" ;;
+	esac
 
 	# readelf: 8 NT_PRSTATUS, one NT_PRPSINFO, the kernel's build-id.
-	n=$(readelf -n "$T/$A.elf" | grep -c 'NT_PRSTATUS')
+	n=$(readelf -n "$C" | grep -c 'NT_PRSTATUS')
 	[ "$n" = 8 ] && ok "$A: readelf: 8 NT_PRSTATUS" || no "$A: readelf: 8 NT_PRSTATUS" "$n"
-	n=$(readelf -n "$T/$A.elf" | grep -c 'NT_PRPSINFO')
+	n=$(readelf -n "$C" | grep -c 'NT_PRPSINFO')
 	[ "$n" = 1 ] && ok "$A: readelf: one NT_PRPSINFO" || no "$A: readelf: NT_PRPSINFO" "$n"
 	kid=$(readelf -n "$T/$A.k" | sed -n 's/.*Build ID: //p')
-	cid=$(readelf -n "$T/$A.elf" | sed -n 's/.*Build ID: //p')
+	cid=$(readelf -n "$C" | sed -n 's/.*Build ID: //p')
 	[ -n "$kid" ] && [ "$kid" = "$cid" ] && ok "$A: NT_GNU_BUILD_ID is the kernel's ($kid)" ||
 		no "$A: NT_GNU_BUILD_ID" "kernel '$kid', core '$cid'"
 	# The kernel image has the real kernels' names, in their sections.
 	syms=$(readelf -sW "$T/$A.k")
 	bad=
-	P=8; [ "$A" = i386 ] && P=4
+	P=8; case $A in i386|arm|mips|mipsel) P=4 ;; esac
 	for s in allproc:OBJECT:$P dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
 		thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
 		panicstr:OBJECT:$P stopped_cpus:OBJECT:128 doadump:FUNC:32 btext:FUNC:32; do
@@ -75,7 +88,7 @@ run_arch() {	# ARCH
 	# gdb-multiarch: threads, registers, backtraces, the panic string.
 	"$B/bin/dumpinfo" --threads --gdb --kernel "$T/$A.k" "$T/$A.elf" >"$T/$A.gdb"
 	G=(timeout 120 gdb-multiarch -nx -batch -ex "set osabi GNU/Linux"
-		-ex "file $T/$A.k" -ex "core-file $T/$A.elf")
+		-ex "file $T/$A.k" -ex "core-file $C")
 	out=$("${G[@]}" -x "$T/$A.gdb" -ex "info threads" 2>&1)
 	# The threads, by hand from docs/kthreads.md: gdb id, tid, names, frame.
 	want='* 1 LWP 100077 "sh/sh" doadump
@@ -155,19 +168,17 @@ frames() {	# gdb output -> the function of each frame after the @@ mark
 	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
 		tr '\n' ' '
 }
-for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le; do
+for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le arm; do
 	run_arch $A
 done
 
 # arm: the portable file is ELFCLASS64, and BFD has no 64-bit ARM target:
 # gdb-multiarch reads no register of it ("Couldn't find general-purpose
-# registers").  The notes are checked here against the layout written
-# by hand from docs/kthreads.md: NT_PRSTATUS of 148 bytes, pr_pid at 24,
-# pr_reg at 72 (r0-r15, cpsr, orig_r0, 4 bytes each).
+# registers"; gdb reads the debugger core above).  The portable file's
+# notes are checked here against the layout written by hand from
+# docs/kthreads.md: NT_PRSTATUS of 148 bytes, pr_pid at 24, pr_reg at 72
+# (r0-r15, cpsr, orig_r0, 4 bytes each).
 A=arm
-$GEN --arch arm -o "$T/arm.md" --kernel-out "$T/arm.k" &&
-	"$B/bin/dumpconv" -q --kernel "$T/arm.k" "$T/arm.md" -o "$T/arm.elf" ||
-	no "arm: dumpgen and dumpconv --kernel"
 doadump=$(readelf -sW "$T/arm.k" | awk '$8 == "doadump" { print $2 }')
 got=$(python3 - "$T/arm.elf" <<'PY'
 import struct, sys
@@ -191,6 +202,13 @@ want="8 148 100077 $(reg 100077 0) $(reg 100077 6) 0x$(printf %x $((0x$doadump +
 [ "$got" = "$want" ] && ok "arm: 8 NT_PRSTATUS by the spec's layout: pr_pid, r4, r10, pc of the crashed and the stopped thread" ||
 	no "arm: NT_PRSTATUS" "got '$got', want '$want'"
 GEN="$GEN --arch amd64"
+
+# The debugger core is for 32-bit kernels: amd64's is refused, nothing written.
+$GEN -o "$T/c64.md" --kernel-out "$T/c64.k"
+expect_exit "dumpconv --to elf --elf32 --kernel of an amd64 dump: refused, exit 3" 3 \
+	"a debugger core of ELFCLASS32 is for a 32-bit kernel, this is amd64" \
+	"$B/bin/dumpconv" -q --to elf --elf32 --kernel "$T/c64.k" "$T/c64.md" -o "$T/c64.core"
+[ ! -e "$T/c64.core" ] && ok "no file left by the refused debugger core" || no "the refused debugger core left a file"
 
 # Damaged lists: a clear error, quickly; --no-threads converts.
 for k in "cycle:a cycle" "unmapped:not readable in the dump" \

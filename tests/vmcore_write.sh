@@ -317,8 +317,10 @@ expect_exit "--to elf of QEMU's x86_64 firmware dump: ELFCLASS64 EM_386, as QEMU
 cmp -s "$T/fb.default" "$T/fb.elf" && cmp -s "$T/fb.default" "$T/fb.portable" &&
     ok "FreeBSD: --to elf and --to portable write the default, the portable file" ||
     no "FreeBSD: --to elf and --to portable write the default, the portable file"
-expect_exit "--vmcoreinfo of a FreeBSD dump is refused" 3 "are for Linux dumps" \
+expect_exit "--vmcoreinfo of a FreeBSD dump is refused" 3 "--vmcoreinfo is for Linux dumps" \
     "$BIN/dumpconv" --to elf --vmcoreinfo "$T/vmci.txt" "$T/fb.md" -o "$T/x"
+expect_exit "--elf32 of a FreeBSD dump without --kernel is refused" 3 "--elf32 for Linux dumps and, with --kernel, FreeBSD dumps of 32-bit kernels" \
+    "$BIN/dumpconv" --to elf --elf32 "$T/fb.md" -o "$T/x"
 
 # ---------------------------------------------------------------------------
 # The whole makedumpfile files of a real crash (../shared/real-dumps).
