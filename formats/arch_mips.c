@@ -115,6 +115,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "kthreads.h"
 #include "private.h"
 
 #define	MIPS_ELFCLASS64		2
@@ -655,6 +656,75 @@ const struct dk_mdarch dk_md_mips = {
 /* The module (arch.c lists it).                                           */
 
 /*
+ * Threads' registers: struct pcb (sys/mips/include/pcb.h) is a struct
+ * trapframe (frame.h: 74 register_t, 4 bytes o32, 8 n64), then
+ * pcb_context[14]: s0-s7 0-7, sp 8, s8 9, ra 10, sr 11, gp 12, pc 13
+ * (PCB_REG_*; cpu_switch and savectx in swtch.S store them; kgdb's
+ * trgt_mips.c reads them so).  Into gdb's Linux NT_PRSTATUS: elf_gregset
+ * of 45 words, o32 $n at EF_REG0 6 + n, EF_CP0_EPC 40, EF_CP0_STATUS 42
+ * (pr_reg at 72 of 256 bytes, pr_pid at 24); n64 $n at n, EPC 34,
+ * STATUS 36 (pr_reg at 112 of 480, pr_pid at 32).  NT_PRPSINFO: o32
+ * 128 bytes (pr_pid 16, pr_fname 32: mips's uid_t is 4 bytes), n64 136
+ * (pr_pid 24, pr_fname 40).  n32 is not decoded.
+ */
+#define	MIPS_TF_WORDS	74	/* sizeof(struct trapframe) / sizeof(long) */
+#define	MIPS_PCB_SLOTS(w, r0, epc, st) \
+	{ "s0", (r0) + 16, (MIPS_TF_WORDS + 0) * (w) }, \
+	{ "s1", (r0) + 17, (MIPS_TF_WORDS + 1) * (w) }, \
+	{ "s2", (r0) + 18, (MIPS_TF_WORDS + 2) * (w) }, \
+	{ "s3", (r0) + 19, (MIPS_TF_WORDS + 3) * (w) }, \
+	{ "s4", (r0) + 20, (MIPS_TF_WORDS + 4) * (w) }, \
+	{ "s5", (r0) + 21, (MIPS_TF_WORDS + 5) * (w) }, \
+	{ "s6", (r0) + 22, (MIPS_TF_WORDS + 6) * (w) }, \
+	{ "s7", (r0) + 23, (MIPS_TF_WORDS + 7) * (w) }, \
+	{ "sp", (r0) + 29, (MIPS_TF_WORDS + 8) * (w) }, \
+	{ "s8", (r0) + 30, (MIPS_TF_WORDS + 9) * (w) }, \
+	{ "ra", (r0) + 31, (MIPS_TF_WORDS + 10) * (w) }, \
+	{ "status", (st), (MIPS_TF_WORDS + 11) * (w) }, \
+	{ "gp", (r0) + 28, (MIPS_TF_WORDS + 12) * (w) }, \
+	{ "pc", (epc), (MIPS_TF_WORDS + 13) * (w) }
+
+static const struct dk_pcb_slot mips_o32_pcb_slots[] = {
+	MIPS_PCB_SLOTS(4, 6, 40, 42),
+};
+
+static const struct dk_pcb_slot mips_n64_pcb_slots[] = {
+	MIPS_PCB_SLOTS(8, 0, 34, 36),
+};
+
+static const struct dk_pcb_regs mips_o32_pcb = {
+	.source		= "sys/mips/include/pcb.h, frame.h",
+	.word		= 4,
+	.pcb_min	= (MIPS_TF_WORDS + 14) * 4,
+	.prstatus_size	= 256,
+	.pid_off	= 24,
+	.cursig_off	= 12,
+	.reg_off	= 72,
+	.nregs		= 45,
+	.prpsinfo_size	= 128,
+	.psinfo_pid_off	= 16,
+	.psinfo_fname_off = 32,
+	.slots		= mips_o32_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(mips_o32_pcb_slots),
+};
+
+static const struct dk_pcb_regs mips_n64_pcb = {
+	.source		= "sys/mips/include/pcb.h, frame.h",
+	.word		= 8,
+	.pcb_min	= (MIPS_TF_WORDS + 14) * 8,
+	.prstatus_size	= 480,
+	.pid_off	= 32,
+	.cursig_off	= 12,
+	.reg_off	= 112,
+	.nregs		= 45,
+	.prpsinfo_size	= 136,
+	.psinfo_pid_off	= 24,
+	.psinfo_fname_off = 40,
+	.slots		= mips_n64_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(mips_n64_pcb_slots),
+};
+
+/*
  * One magic for three ABIs in two byte orders.  The kernel's ELF header
  * tells them apart by EI_CLASS and EF_MIPS_ABI2 (n32).
  */
@@ -663,12 +733,14 @@ static const struct dk_arch mips_rows[] = {
 	  .endian = DK_BE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
 	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
-	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_o32_pcb },
 	{ .name = "mipsel", .aliases = "mipso32el mipselhf", .family = "mips",
 	  .endian = DK_LE, .abi = DK_ABI_O32, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
 	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = 0,
-	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_o32_pcb },
 	{ .name = "mipsn32", .aliases = NULL, .family = "mips",
 	  .endian = DK_BE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
@@ -682,11 +754,13 @@ static const struct dk_arch mips_rows[] = {
 	{ .name = "mips64", .aliases = "mipsn64 mips64hf", .family = "mips",
 	  .endian = DK_BE, .abi = DK_ABI_N64, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS64, .long_size = 8,
-	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_n64_pcb },
 	{ .name = "mips64el", .aliases = "mipsn64el mips64elhf",
 	  .family = "mips", .endian = DK_LE, .abi = DK_ABI_N64,
 	  .elf_machine = MIPS_EM_MIPS, .elf_class = MIPS_ELFCLASS64,
-	  .long_size = 8, .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .long_size = 8, .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_n64_pcb },
 };
 
 const struct dk_arch_ops dk_arch_mips = {

@@ -98,7 +98,19 @@ struct walk {
 const struct dk_pcb_regs *
 dk_pcb_regs(const struct dk_arch *a)
 {
-	return a != NULL && a->ops != NULL ? a->ops->pcb : NULL;
+	if (a == NULL)
+		return NULL;
+	return a->pcb != NULL ? a->pcb : a->ops != NULL ? a->ops->pcb : NULL;
+}
+
+void
+dk_pcb_decode(const struct dk_pcb_regs *r, const uint8_t *pcb,
+    enum dk_endian e, uint64_t *regs)
+{
+	memset(regs, 0, r->nregs * sizeof(*regs));
+	for (size_t k = 0; k < r->nslots; k++)
+		regs[r->slots[k].reg] = dec_uint(pcb + r->slots[k].pcb_off,
+		    r->word, e);
 }
 
 static enum dk_status
@@ -501,7 +513,7 @@ dk_kthread_regs(struct dk_dump *d, const struct dk_kthreads *kt, size_t i,
 {
 	const struct dk_pcb_regs *r = kt->regs;
 	const struct dk_kthread *t = &kt->threads[i];
-	uint8_t pcb[512];
+	uint8_t pcb[DK_KT_MAXPCB];
 	struct dk_err e2;
 
 	if (r == NULL)
@@ -517,9 +529,7 @@ dk_kthread_regs(struct dk_dump *d, const struct dk_kthreads *kt, size_t i,
 		return dk_err_set(err, DK_ECORRUPT, "%s: the pcb of thread "
 		    "%d (%s) at %#jx: not readable in the dump (%s)",
 		    d->src.name, t->tid, t->name, (uintmax_t)t->pcb, e2.msg);
-	for (size_t k = 0; k < r->nslots; k++)
-		regs[r->slots[k].reg] = dec_uint(pcb + r->slots[k].pcb_off,
-		    r->word, d->arch->endian);
+	dk_pcb_decode(r, pcb, d->arch->endian, regs);
 	return DK_OK;
 }
 

@@ -14,6 +14,7 @@
 #define	DK_KT_COMM	20		/* MAXCOMLEN + 1: p_comm, td_name */
 #define	DK_KT_MAX	(1u << 22)	/* threads (and processes) walked */
 #define	DK_KT_MAXREGS	64		/* words of one register set */
+#define	DK_KT_MAXPCB	1024		/* bytes of a pcb read (pcb_min) */
 
 /* Where a thread's registers were saved. */
 enum dk_kt_src {
@@ -74,6 +75,9 @@ struct dk_pcb_regs {
 
 /* The register set of architecture row a's threads, or NULL. */
 const struct dk_pcb_regs *dk_pcb_regs(const struct dk_arch *);
+/* Decode the pcb bytes (r->pcb_min of them) into regs[r->nregs]. */
+void		dk_pcb_decode(const struct dk_pcb_regs *r, const uint8_t *pcb,
+		    enum dk_endian, uint64_t *regs);
 
 /* What the walk found, and the kernel it used. */
 struct dk_kthreads {

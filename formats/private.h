@@ -313,6 +313,8 @@ struct dk_arch {
 	const struct dk_mdarch *minidump;	/* NULL: no minidump format */
 	const char	*no_elfcore;	/* why no full ELF cores, or NULL */
 	const struct dk_arch_ops *ops;	/* the module the row belongs to */
+	/* The row's pcb decoder where its ABI has its own; else ops->pcb. */
+	const struct dk_pcb_regs *pcb;
 };
 
 /*

@@ -206,15 +206,92 @@ START_TEST(test_pcb_tables)
 		ck_assert_uint_le(r->reg_off + r->nregs * r->word,
 		    r->prstatus_size);
 		ck_assert_uint_le(r->nregs, DK_KT_MAXREGS);
-		ck_assert_uint_le(r->pcb_min, 512);
+		ck_assert_uint_le(r->pcb_min, DK_KT_MAXPCB);
 		for (size_t k = 0; k < r->nslots; k++) {
 			ck_assert_uint_lt(r->slots[k].reg, r->nregs);
 			ck_assert_uint_le(r->slots[k].pcb_off + r->word,
 			    r->pcb_min);
 		}
 	}
-	/* amd64, i386, arm, armeb, aarch64, riscv64, powerpc64(le). */
-	ck_assert_uint_ge(n, 8);
+	/* amd64, i386, arm, armeb, aarch64, riscv64, powerpc64(le), mips
+	 * o32 and n64 in both byte orders. */
+	ck_assert_uint_ge(n, 12);
+}
+END_TEST
+
+/*
+ * The decoders against pcbs written here from FreeBSD's headers:
+ * arm's struct switchframe (sys/arm/include/frame.h: sf_r4..sf_r12,
+ * sf_sp, sf_lr, sf_pc, 4 bytes each from 0); mips's struct pcb
+ * (sys/mips/include/pcb.h: struct trapframe of 74 register_t, then
+ * pcb_context[] s0-s7, sp, s8, ra, sr, gp, pc).  Each pcb word k holds
+ * 0x1000 + k; the answer is where Linux's elf_gregset puts the register
+ * (arm: r0-r15, cpsr, orig_r0; mips o32: $n at 6 + n, EPC 40, STATUS
+ * 42; n64: $n at n, EPC 34, STATUS 36) and the note sizes BFD's
+ * grok_prstatus and grok_psinfo take (elf32-arm 148, elf32-mips 256
+ * and 128, elf64-mips 480 and 136).
+ */
+static const struct {
+	const char	*arch;
+	unsigned	 word, ctx;	/* register bytes; pcb_context's word */
+	unsigned	 prstatus, pid, reg, nregs, psinfo, ps_pid, fname;
+	/* gdb register index of pcb_context[k] (or sf word k), -1 none */
+	int		 gdb[14];
+} pcbs[] = {
+	{ "arm", 4, 0, 148, 24, 72, 18, 124, 12, 28,
+	  { 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1, -1 } },
+	{ "armeb", 4, 0, 148, 24, 72, 18, 124, 12, 28,
+	  { 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1, -1 } },
+	{ "mips", 4, 74, 256, 24, 72, 45, 128, 16, 32,
+	  { 22, 23, 24, 25, 26, 27, 28, 29, 35, 36, 37, 42, 34, 40 } },
+	{ "mipsel", 4, 74, 256, 24, 72, 45, 128, 16, 32,
+	  { 22, 23, 24, 25, 26, 27, 28, 29, 35, 36, 37, 42, 34, 40 } },
+	{ "mips64", 8, 74, 480, 32, 112, 45, 136, 24, 40,
+	  { 16, 17, 18, 19, 20, 21, 22, 23, 29, 30, 31, 36, 28, 34 } },
+	{ "mips64el", 8, 74, 480, 32, 112, 45, 136, 24, 40,
+	  { 16, 17, 18, 19, 20, 21, 22, 23, 29, 30, 31, 36, 28, 34 } },
+};
+
+START_TEST(test_pcb_decode)
+{
+	const struct dk_arch *a = dk_arch_by_name(pcbs[_i].arch);
+	const struct dk_pcb_regs *r;
+	uint8_t pcb[DK_KT_MAXPCB];
+	uint64_t regs[DK_KT_MAXREGS];
+	unsigned w = pcbs[_i].word, set = 0;
+
+	ck_assert_ptr_nonnull(a);
+	r = dk_pcb_regs(a);
+	ck_assert_msg(r != NULL, "%s: no pcb decoder", pcbs[_i].arch);
+	ck_assert_uint_eq(r->word, w);
+	ck_assert_uint_eq(r->prstatus_size, pcbs[_i].prstatus);
+	ck_assert_uint_eq(r->pid_off, pcbs[_i].pid);
+	ck_assert_uint_eq(r->cursig_off, 12);
+	ck_assert_uint_eq(r->reg_off, pcbs[_i].reg);
+	ck_assert_uint_eq(r->nregs, pcbs[_i].nregs);
+	ck_assert_uint_eq(r->prpsinfo_size, pcbs[_i].psinfo);
+	ck_assert_uint_eq(r->psinfo_pid_off, pcbs[_i].ps_pid);
+	ck_assert_uint_eq(r->psinfo_fname_off, pcbs[_i].fname);
+	memset(pcb, 0xee, sizeof(pcb));
+	for (unsigned k = 0; k < 14; k++)
+		enc_uint(pcb + (pcbs[_i].ctx + k) * w, w, a->endian,
+		    0x1000 + k);
+	dk_pcb_decode(r, pcb, a->endian, regs);
+	for (unsigned k = 0; k < 14; k++) {
+		int g = pcbs[_i].gdb[k];
+
+		if (g < 0)
+			continue;
+		ck_assert_msg(regs[g] == 0x1000 + k, "%s: gdb register %d is "
+		    "%#jx, expected pcb word %u (%#x)", pcbs[_i].arch, g,
+		    (uintmax_t)regs[g], pcbs[_i].ctx + k, 0x1000 + k);
+		set++;
+	}
+	/* Every other register is 0: not saved in a pcb. */
+	for (unsigned g = 0; g < r->nregs; g++)
+		if (regs[g] != 0)
+			set--;
+	ck_assert_uint_eq(set, 0);
 }
 END_TEST
 
@@ -227,6 +304,8 @@ kthreads_suite(void)
 	tcase_add_loop_test(tc, test_walk, 0, 4);
 	tcase_add_loop_test(tc, test_damage, 0, 5);
 	tcase_add_test(tc, test_pcb_tables);
+	tcase_add_loop_test(tc, test_pcb_decode, 0,
+	    (int)(sizeof(pcbs) / sizeof(pcbs[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

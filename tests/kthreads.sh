@@ -33,6 +33,7 @@ run_arch() {	# ARCH
 	powerpc64|powerpc64le) REGS=$(for i in $(seq 12 31); do printf 'r%d:%d ' $i $((i - 12)); done) KPC=16 ;;
 	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
 	arm) REGS="r4:0 r5:1 r6:2 r7:3 r8:4 r9:5 r10:6 r12:8" KPC=8 ;;
+	mips*) REGS="s0:74 s1:75 s2:76 s3:77 s4:78 s5:79 s6:80 s7:81 gp:86" KPC=16 ;;
 	esac
 	# The frame after the chain's end: gdb shows pc 0 where a frame
 	# pointer chain ends; powerpc's back chain of 0 ends it with none.
@@ -44,7 +45,7 @@ run_arch() {	# ARCH
 	# A 32-bit target gdb reads from ELFCLASS32 only (BFD has no 64-bit
 	# ARM target; an ELFCLASS64 MIPS file is n64): the debugger core.
 	C=$T/$A.elf
-	case $A in arm)
+	case $A in arm|mips|mipsel)
 		C=$T/$A.core
 		check "$A: dumpconv --to elf --elf32 --kernel: the debugger core" \
 			timeout 60 "$B/bin/dumpconv" -q --to elf --elf32 --kernel \
@@ -79,7 +80,7 @@ run_arch() {	# ARCH
 		no "$A: readelf -s: symbols" "missing or wrong:$bad"
 
 	# Without --kernel: no thread notes, and -v says what --kernel adds.
-	out=$("$B/bin/dumpconv" -v "$T/$A.md" -o "$T/$A.plain" 2>&1)
+	out=$("$B/bin/dumpconv" -v --arch $A "$T/$A.md" -o "$T/$A.plain" 2>&1)
 	n=$(readelf -n "$T/$A.plain" | grep -c 'NT_PRSTATUS')
 	[ "$n" = 0 ] && grep -q 'with --kernel FILE' <<<"$out" &&
 		ok "$A: without --kernel: no NT_PRSTATUS, and -v says what --kernel adds" ||
@@ -113,7 +114,7 @@ run_arch() {	# ARCH
 		out=$("${G[@]}" -ex "thread $id" -ex "info registers $(sed 's/:[0-9]*//g' <<<"$REGS")" 2>&1)
 		for r in $REGS; do
 			IFS=: read -r name w <<<"$r"
-			v=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$out")
+			v=$(awk -v n="$name" '{ sub(/:$/, "", $1) } $1 == n { print $2 }' <<<"$out")
 			[ "$v" = "$(reg "$tid" "$w")" ] || {
 				bad=1; no "$A: gdb info registers $name of thread $id (tid $tid)" \
 				    "gdb $v, expected $(reg "$tid" "$w")"; }
@@ -129,10 +130,10 @@ run_arch() {	# ARCH
 		no "$A: gdb bt" "got '$got'
 	want '$want'
 	$out"
-	out=$("${G[@]}" -ex "thread 6" -ex "info registers \$pc" -ex 'echo @@\n' -ex "bt" 2>&1)
+	out=$("${G[@]}" -ex "thread 6" -ex "info symbol \$pc" -ex 'echo @@\n' -ex "bt" 2>&1)
 	got=$(frames <<<"$out")
 	[ "$got" = "0 cpustop_handler 1 ipi_nmi_handler 2 trap 3 sched_idletd 4 fork_exit ${END:+5 ?? }" ] &&
-		grep -q "<cpustop_handler+$KPC>" <<<"$out" &&
+		grep -q "^cpustop_handler + $KPC in section .text" <<<"$out" &&
 		ok "$A: gdb: the thread stopped on CPU 1 has stoppcbs[1]'s registers and frames" ||
 		no "$A: gdb thread 6" "$out"
 	out=$("${G[@]}" -ex 'x/s *(char **)&panicstr' 2>&1 | tail -1)
@@ -158,7 +159,7 @@ run_arch() {	# ARCH
 }
 
 reg() {	# TID WORD -> the value (32-bit kernels: the low word, no seed)
-	if [ "$A" = i386 ] || [ "$A" = arm ]; then
+	if [ "$A" = i386 ] || [ "$A" = arm ] || [ "$A" = mips ] || [ "$A" = mipsel ]; then
 		printf '0x%x' $(( $1 << 8 | $2 ))
 	else
 		printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
@@ -168,7 +169,7 @@ frames() {	# gdb output -> the function of each frame after the @@ mark
 	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
 		tr '\n' ' '
 }
-for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le arm; do
+for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le arm mips mipsel mips64 mips64el; do
 	run_arch $A
 done
 
