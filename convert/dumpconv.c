@@ -603,11 +603,12 @@ convert(struct dk_dump *d, const struct opts *o)
 	/* The output's size, for the progress line only (it costs a walk). */
 	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
 	    o->quiet);
-	if (pr.on && !o->native && !o->vmcore && !o->core32 && dk_elfmini_plan(d, o->flags,
-	    &plan, &err) == DK_OK)
+	if (pr.on && !o->native && !o->vmcore && !o->core32 &&
+	    dk_elfmini_plan(d, o->flags, &plan, &err) == DK_OK)
 		pr.total = plan.file_size;
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
+		free(tnotes);
 		return TOOL_UNUSABLE;
 	}
 	if (!to_stdout)
@@ -650,6 +651,7 @@ convert(struct dk_dump *d, const struct opts *o)
 	tmp_output = 0;
 	if (st != DK_OK) {
 		dk_zout_free(z);
+		free(tnotes);
 		/* Most messages name their file already. */
 		if (strncmp(err.msg, o->in, strlen(o->in)) == 0 ||
 		    (!to_stdout && strncmp(err.msg, o->out,
