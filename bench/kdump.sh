@@ -2,18 +2,17 @@
 # kdump.sh -- the kdump writer next to makedumpfile and zstd, the same
 # input, the same run (issue 14); called by run.sh.
 #
-# Input: a Linux ELF vmcore that makedumpfile reads, $BENCH_KDUMP_ELF
-# (default make-real-dumps.sh's mdf/mdf-d31.elf: makedumpfile -E of a
-# real /proc/vmcore, with VMCOREINFO; makedumpfile 1.7.2 refuses QEMU's
-# non-paging ELF dumps, x86_64-linux.elf: "get_elf_info: Can't get the
-# number of PT_LOAD").  dumpkit does not read ELF vmcores yet, so the
-# input both tools convert is makedumpfile -d 0 of it: an uncompressed
-# kdump file of every page (made once, off the clock).  Timed, best and
-# median of $BENCH_REPEAT, page cache warm, each output fsynced
-# (dumpconv does; makedumpfile is followed by sync FILE):
-#   makedumpfile -c -d 1 (zlib level 1, zero pages left out) of it, and
-#   of the ELF itself; dumpconv --to kdump --compress zlib:1 with 1 and 2
-#   threads; dumpconv --compress zstd:3 with 1 and 2 threads next to
+# Input: a Linux ELF vmcore of $BENCH_KDUMP_MEM (4G) of RAM that
+# makedumpfile reads, made once off the clock by bench/mkvmcore.py from
+# the real kernel's notes and page tables (dumpconv --to elf of
+# tests/data/linux/real-x86_64.kdump.xz) and made-up pages, about 45%
+# zero; or $BENCH_KDUMP_ELF if set (e.g. make-real-dumps.sh's
+# mdf/mdf-d31.elf).  Both tools convert that ELF.  Timed, best and
+# median of $BENCH_REPEAT, page cache warm, each output durable
+# (dumpconv fsyncs; makedumpfile and zstd are followed by sync FILE):
+#   makedumpfile -c -d 1 (zlib level 1, zero pages left out);
+#   dumpconv --to kdump --compress zlib:1 with 1 and 2 threads;
+#   dumpconv --compress zstd:3 with 1 and 2 threads next to
 #   zstd -3 -T1 of the raw pages (the ELF, whole-stream: the floor).
 # Peak RSS of each (bench/maxrss) and the output sizes.
 set -eu
@@ -22,7 +21,9 @@ B=${BENCH_B:-build}
 DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
 MAXRSS=${MAXRSS:-$B/bench/maxrss}
 REPEAT=${BENCH_REPEAT:-3}
-ELF=${BENCH_KDUMP_ELF:-/tmp/realdumps/dumps/mdf/mdf-d31.elf}
+KMEM=${BENCH_KDUMP_MEM:-4G}
+ELF=${BENCH_KDUMP_ELF:-}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 row() {
 	printf '  %-44s %14s  %s\n' "$1" "$2" "${3:-}"
@@ -35,18 +36,23 @@ mib() {
 }
 
 echo
-echo "kdump writer (issue 14): $ELF"
-if [ ! -f "$ELF" ] || ! command -v makedumpfile >/dev/null 2>&1 ||
+if ! command -v makedumpfile >/dev/null 2>&1 ||
     ! command -v zstd >/dev/null 2>&1; then
-	row "kdump rows" "skipped" "(needs $ELF, makedumpfile and zstd)"
+	row "kdump rows" "skipped" "(needs makedumpfile and zstd)"
 	exit 0
 fi
 dir=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/dkbench-kdump.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-makedumpfile -d 0 "$ELF" "$dir/raw.kdump" >/dev/null 2>&1 || {
-	row "makedumpfile -d 0 of the input" "failed" ""; exit 0; }
-raw=$dir/raw.kdump
-cat "$ELF" "$raw" > /dev/null
+if [ -z "$ELF" ]; then
+	xz -dc "$SRC/tests/data/linux/real-x86_64.kdump.xz" > "$dir/real.kdump"
+	"$DUMPCONV" -q --to elf "$dir/real.kdump" -o "$dir/real.elf" &&
+	    python3 "$SRC/bench/mkvmcore.py" "$dir/real.elf" "$KMEM" \
+	    "$dir/in.elf" || { row "bench/mkvmcore.py" "failed" ""; exit 0; }
+	ELF=$dir/in.elf
+fi
+echo "kdump writer (issue 14): $ELF"
+raw=$ELF
+cat "$ELF" > /dev/null
 
 # best_med NAME CMD...: run CMD $REPEAT times (the output $dir/out
 # removed before each, off the clock); sets best, med (s), rss (KiB of
@@ -70,12 +76,10 @@ best_med() {
 # makedumpfile ARGS... IN OUT, then sync OUT (a command maxrss runs).
 MDF='makedumpfile "$@" >/dev/null 2>&1 && eval "sync \"\${$#}\""'
 
-echo "input: $(mib "$(stat -c %s "$raw")") MiB uncompressed kdump (makedumpfile -d 0), $(mib "$(stat -c %s "$ELF")") MiB ELF"
+echo "input: $(mib "$(stat -c %s "$ELF")") MiB ELF, $(mib $(($(stat -c %b "$ELF") * 512))) MiB allocated"
 best_med mdf sh -c "$MDF" sh -c -d 1 "$raw" "$dir/out"
-m_best=$best; m_rss=$rss; m_size=$size
+m_best=$best; m_size=$size
 row "makedumpfile -c -d 1 (baseline)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
-best_med mdf-elf sh -c "$MDF" sh -c -d 1 "$ELF" "$dir/out"
-row "makedumpfile -c -d 1 of the ELF" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
 for t in 1 2; do
 	best_med dumpconv "$DUMPCONV" -q --to kdump --compress zlib:1 \
 	    --threads $t "$raw" -o "$dir/out"

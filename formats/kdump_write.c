@@ -31,9 +31,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libdeflate.h>
 #include <lzo/lzo1x.h>
 #include <snappy-c.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include "bytes.h"
@@ -109,8 +109,7 @@ struct kw_codec {
 	unsigned	 codec;
 	int		 level;
 	size_t		 block;
-	z_stream	 zs;
-	int		 zs_ready;
+	struct libdeflate_compressor *zd;	/* zlib: libdeflate's */
 	void		*lzo_wrk;
 	ZSTD_CCtx	*zc;
 	uint8_t		*tmp;		/* room for any codec's worst case */
@@ -134,10 +133,9 @@ codec_init(struct kw_codec *c, unsigned codec, int level, size_t block,
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
 	switch (codec) {
 	case KD_DH_ZLIB:
-		if (deflateInit(&c->zs, level) != Z_OK)
-			return dk_err_set(err, DK_ENOMEM, "zlib: deflateInit "
-			    "failed");
-		c->zs_ready = 1;
+		if ((c->zd = libdeflate_alloc_compressor(level)) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "zlib: libdeflate_"
+			    "alloc_compressor failed");
 		break;
 	case KD_DH_LZO:
 		if (lzo_init() != LZO_E_OK)
@@ -161,8 +159,8 @@ codec_init(struct kw_codec *c, unsigned codec, int level, size_t block,
 static void
 codec_free(struct kw_codec *c)
 {
-	if (c->zs_ready)
-		deflateEnd(&c->zs);
+	if (c->zd != NULL)
+		libdeflate_free_compressor(c->zd);
 	free(c->lzo_wrk);
 	ZSTD_freeCCtx(c->zc);
 	free(c->tmp);
@@ -182,13 +180,11 @@ codec_page(struct kw_codec *c, const uint8_t *in, uint8_t *out,
 
 	switch (c->codec) {
 	case KD_DH_ZLIB:
-		deflateReset(&c->zs);
-		c->zs.next_in = (Bytef *)(uintptr_t)in;
-		c->zs.avail_in = (uInt)c->block;
-		c->zs.next_out = out;
-		c->zs.avail_out = (uInt)(c->block - 1);
-		ok = deflate(&c->zs, Z_FINISH) == Z_STREAM_END;
-		n = c->block - 1 - c->zs.avail_out;
+		/* A zlib stream (RFC 1950), as compress2 writes; 0 when it
+		 * would not be smaller than the page. */
+		n = libdeflate_zlib_compress(c->zd, in, c->block, out,
+		    c->block - 1);
+		ok = n > 0;
 		break;
 	case KD_DH_LZO: {
 		lzo_uint ol = 0;
