@@ -6,7 +6,7 @@
 #    a split set checked with --set).
 #  - Every kd-* kind of dumpgen --list-corruptions --json, on every
 #    variant: either dumpgen refuses it with the reason it does not
-#    apply (exit 2, "does not apply"), or dumpcheck --json on the damaged
+#    apply (a usage error, "does not apply: WHY"), or dumpcheck --json on the damaged
 #    file(s) reports the code dumpgen names and nothing else, at the
 #    offset dumpgen names (or, where it names none, without an offset),
 #    and exits 1 for an error, 0 for a warning or a note.  Every kind
