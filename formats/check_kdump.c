@@ -283,7 +283,8 @@ struct kc {
 	uint64_t	 min_past;	/* lowest offset of a page past EOF */
 	uint64_t	 max_in;	/* highest end of a page in the file */
 	uint64_t	 desc_cut;	/* first descriptor index past EOF */
-	int		 zero_ok;	/* the shared page: -1 unknown, 0, 1 */
+	int		 zero_ok;	/* the shared page: -1 unknown, 0, 1;
+					 * 2: an ordinary page is there */
 	/* The full pass. */
 	uint8_t		*win, *page, *pat;
 	uint64_t	 wlo, wlen;
@@ -1106,6 +1107,14 @@ page_data(struct kc *k, uint64_t pfn, uint64_t doff, uint64_t off,
 
 	if (shared && k->zero_ok == 0)
 		return;		/* reported once */
+	if (shared && k->zero_ok == 2) {
+		dk_ck_acc_add(&k->overlap, kc_at(k->f, doff), "PFN %#jx points "
+		    "at the page at %#jx, which is not all zeros (an earlier "
+		    "PFN's page): only the shared zero page may be shared",
+		    (uintmax_t)pfn, (uintmax_t)off);
+		k->zero_ok = 0;
+		return;
+	}
 	if (shared && k->zero_ok == 1) {	/* read once */
 		memset(k->page, 0, (size_t)k->block);
 		goto have;
@@ -1129,15 +1138,12 @@ page_data(struct kc *k, uint64_t pfn, uint64_t doff, uint64_t off,
 
 		while (i < k->block && k->page[i] == 0)
 			i++;
-		k->zero_ok = i == k->block;
-		if (!k->zero_ok) {
-			dk_ck_acc_add(&k->overlap, kc_at(k->f, doff), "PFN %#jx "
-			    "and others point at the page at %#jx, which is not "
-			    "all zeros (byte %zu is 0x%02x): only the shared "
-			    "zero page may be shared", (uintmax_t)pfn,
-			    (uintmax_t)off, i, k->page[i]);
-			return;
-		}
+		/*
+		 * Not zeros: the first page stored, in a file that shares no
+		 * zero page (none left out, or none kept), is there, an
+		 * ordinary page; another PFN pointing at it overlaps it.
+		 */
+		k->zero_ok = i == k->block ? 1 : 2;
 	}
 have:
 	if (c->o->checksum)

@@ -42,6 +42,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-kdh
 	@$(MAKE) --no-print-directory check-vmcore
 	@$(MAKE) --no-print-directory check-kdumpcheck
+	@$(MAKE) --no-print-directory check-kdump-corrupt
 	@$(MAKE) --no-print-directory check-dmesg
 	@$(MAKE) --no-print-directory check-install
 	@$(MAKE) --no-print-directory check-layout
@@ -114,6 +115,12 @@ check-vmcore: all
 .PHONY: check-kdumpcheck
 check-kdumpcheck: all
 	@B=$(B) bash tests/kdumpcheck.sh
+# dumpgen --format kdump --corrupt kd-*: each kind's finding at its
+# offset across variants, every kdump code with a kind
+# (tests/kdump_corrupt.sh).
+.PHONY: check-kdump-corrupt
+check-kdump-corrupt: all
+	@B=$(B) bash tests/kdump_corrupt.sh
 
 # Header layouts across ABIs (issue 7): dumplayout end to end
 # (tests/layout.sh), then the compiler oracle (tests/layout_oracle.sh)
@@ -152,6 +159,7 @@ check-fresh:
 #    Either may be set on the command line or in the environment.
 SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
+	      check-kdump-corrupt \
 	      check-install check-layout check-cross fuzz-replay check-kthreads \
 	      check-dmesg check-vmcore-write check-kdump-write
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
