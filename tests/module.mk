@@ -110,6 +110,13 @@ check-kdh: all
 check-vmcore: all
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ) || true
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore.sh
+
+# dumpgen --format vmcore --corrupt: each vm-* kind on each producer gives
+# dumpcheck's code at the layout's offset (a Check suite, also run by
+# check-unit; its scratch files in /dev/shm unless TMPDIR says).
+.PHONY: check-vmcore-corrupt
+check-vmcore-corrupt: $(B)/tests/check_vmcore_corrupt
+	@$(B)/tests/check_vmcore_corrupt
 # dumpcheck on kdump-compressed files: the real ones, damaged copies
 # patched by hand, libkdumpfile through python3 ctypes (tests/kdumpcheck.sh).
 .PHONY: check-kdumpcheck
