@@ -200,6 +200,14 @@ enum dk_status	dk_phdr_read(const struct dk_src *, uint64_t off, unsigned cls,
 		    enum dk_endian, struct dk_phdr *, const char *what,
 		    struct dk_err *);
 
+/* p_flags of a segment of kernel memory with protection prot (DK_PROT_*). */
+static inline unsigned
+dk_pflags(unsigned prot)
+{
+	return PF_R | ((prot & DK_PROT_W) ? PF_W : 0) |
+	    ((prot & DK_PROT_X) ? PF_X : 0);
+}
+
 /* ---------------------------------------------------------------------- */
 /* PN_XNUM: more than 65534 program headers.                               */
 

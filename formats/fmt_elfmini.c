@@ -871,10 +871,9 @@ load_phdrs(struct dk_dump *d, struct dk_plan *pl, struct dk_sink *s, int virt,
 				    d->page_size, err);
 			else if (s != NULL)
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
-				    PF_R | ((cur.prot & DK_PROT_W) ? PF_W : 0) |
-				    ((cur.prot & DK_PROT_X) ? PF_X : 0),
-				    cur.off, seg_vaddr(d, cur.addr), cur.pa,
-				    fsz, cur.len, d->page_size, err);
+				    dk_pflags(cur.prot), cur.off, seg_vaddr(d,
+				    cur.addr), cur.pa, fsz, cur.len, d->page_size,
+				    err);
 			if (st != DK_OK)
 				return st;
 		}

@@ -654,8 +654,8 @@ dk_kthreads_notes(struct dk_dump *d, const struct dk_kthreads *kt,
  * PT_NOTE (notes), one PT_LOAD per virtual run of the portable file
  * (the kernel map's and the windows'), the bytes read through the dump.
  */
-#define	C32_EHDR	52
-#define	C32_PHDR	32
+#define	C32_EHDR	dk_elf_size(DK_ELF_EHDR, ELFCLASS32)
+#define	C32_PHDR	dk_elf_size(DK_ELF_PHDR, ELFCLASS32)
 #define	C32_CHUNK	(256u << 10)
 
 enum dk_status
@@ -727,9 +727,7 @@ dk_kthreads_core32(struct dk_dump *d, struct dk_sink *s, const void *notes,
 	}
 	off = data;
 	for (size_t i = 0; i < n; i++) {
-		unsigned fl = PF_R | (r[i].prot & DK_PROT_W ? PF_W : 0) |
-		    (r[i].prot & DK_PROT_X ? PF_X : 0);
-		struct dk_phdr p = { PT_LOAD, fl, off, r[i].va & UINT32_MAX,
+		struct dk_phdr p = { PT_LOAD, dk_pflags(r[i].prot), off, r[i].va & UINT32_MAX,
 		    r[i].pa <= UINT32_MAX ? r[i].pa : 0, r[i].len, r[i].len,
 		    d->page_size };
 
