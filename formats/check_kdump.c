@@ -182,6 +182,23 @@ rec_first(const struct kc_file *f, uint64_t off)
 }
 
 /*
+ * The first dump offset at or after off that holds bytes of the file:
+ * off itself in a plain file; flattened, where the next record starts
+ * (what lies between reads as zeros), UINT64_MAX past the last one.
+ */
+static uint64_t
+kc_next_data(const struct kc_file *f, uint64_t off)
+{
+	size_t i;
+
+	if (!f->flat)
+		return off;
+	i = rec_first(f, off);
+	return i == f->nrec ? UINT64_MAX : f->rec[i].lo > off ? f->rec[i].lo :
+	    off;
+}
+
+/*
  * Read len bytes of the dump at off: the file's bytes, or, flattened,
  * the records' (zeros where none wrote, the last record's where several
  * did).  0, or -1 past the end of what the file holds or on an I/O
@@ -914,12 +931,23 @@ bitmap_check(struct kc *k, struct kc_file *f, uint8_t *b1, uint8_t *b2)
 {
 	struct dk_ck_acc notsub = { 0 }, beyond = { 0 };
 	uint64_t nb = (k->mapnr + 7) / 8, nsub = 0, nbey = 0;
+	size_t n = 0;
 
 	f->ndesc = f->nall = 0;
-	for (uint64_t done = 0; done < f->half; done += KD_BITMAP_CHUNK) {
-		size_t n = f->half - done < KD_BITMAP_CHUNK ?
+	for (uint64_t done = 0, a, b; done < f->half; done += n) {
+		/*
+		 * A flattened file's bitmaps may be mostly holes (records
+		 * need not write them): go straight to the next byte either
+		 * holds, so the work is the file's, not the header's claim.
+		 */
+		a = kc_next_data(f, f->off_bm1 + done);
+		b = kc_next_data(f, f->off_bm2 + done);
+		a = a == UINT64_MAX ? UINT64_MAX : a - f->off_bm1;
+		b = b == UINT64_MAX ? UINT64_MAX : b - f->off_bm2;
+		if ((done = a < b ? a : b) >= f->half)
+			break;
+		n = f->half - done < KD_BITMAP_CHUNK ?
 		    (size_t)(f->half - done) : KD_BITMAP_CHUNK;
-
 		if (kc_read(f, b1, n, f->off_bm1 + done) != 0 ||
 		    kc_read(f, b2, n, f->off_bm2 + done) != 0)
 			return -1;
