@@ -1118,8 +1118,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	memset(s, 0, sizeof(*s));
 	if (d->arch == NULL || d->page_size == 0 || in->page_size == 0)
 		return dk_err_set(err, DK_EUNSUP, "%s: its page size is not "
-		    "known (%s), and a kdump file is made of pages: it cannot "
-		    "be written as one", d->src.name, d->arch == NULL ?
+		    "known (%s), and a kdump file is made of pages: give it "
+		    "with --page-size", d->src.name, d->arch == NULL ?
 		    "nor its architecture" : "no VMCOREINFO PAGESIZE");
 	ps = kpage(d);
 	if ((ps & (ps - 1)) != 0)
