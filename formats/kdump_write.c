@@ -1217,9 +1217,11 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	    dk_kd_machine(d->arch->name) != NULL)
 		snprintf(s->uts.s[KD_F_MACHINE], 65, "%s",
 		    dk_kd_machine(d->arch->name));
+	/* A Linux ELF vmcore's kernel is Linux; the rest but kdump FreeBSD. */
 	if (s->uts.s[KD_F_SYSNAME][0] == '\0' &&
 	    strcmp(in->format, "kdump") != 0)
-		snprintf(s->uts.s[KD_F_SYSNAME], 65, "FreeBSD");
+		snprintf(s->uts.s[KD_F_SYSNAME], 65, "%s",
+		    strcmp(in->format, "vmcore") == 0 ? "Linux" : "FreeBSD");
 	if (s->uts.v[KD_F_TV_SEC] == 0 &&
 	    (a = dk_attr_find(d, "dump_time")) != NULL)
 		s->uts.v[KD_F_TV_SEC] = a->num;

@@ -98,6 +98,12 @@ for f in "$VMC"/s390x-fw.elf.xz \
 	    no "dumpconv --to kdump of $n"
 done
 
+# utsname.sysname of a Linux source, read from the header's bytes (12).
+[ "$(dd if="$T/vmc-riscv64-fw.elf.xz.kdump" bs=1 skip=12 count=6 \
+    2>/dev/null | tr '\0' .)" = "Linux." ] &&
+    ok "a Linux ELF vmcore's kdump file says sysname \"Linux\"" ||
+    no "a Linux ELF vmcore's kdump file says sysname \"Linux\""
+
 # --- Real kdump files (committed, and the generated real dumps).
 for f in "$DATA"/*-fw.kdump-zlib.flat.xz; do
 	n=$(basename "$f" .xz)
