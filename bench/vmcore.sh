@@ -7,19 +7,21 @@
 #  1. A generated Linux ELF vmcore of $BENCH_VMCORE_MEM (4G) of RAM
 #     (dumpgen --format vmcore, the kernel's style: 4 GiB of RAM and the
 #     32 MiB kernel text; three pages in four zero, holes).  The goal:
-#     dumpconv --to elf within 1.2 x cp --sparse=always.  dumpconv reads
-#     ELF vmcores once formats/fmt_vmcore.c lands, and makedumpfile only
-#     dumps it once the fixture holds the kernel structures it reads
-#     (utsname through the page tables): until then their rows say what
-#     each tool said, and time nothing.
-#  2. What dumpconv --to elf converts today, a kdump-compressed file:
+#     dumpconv --to elf within 1.2 x cp --sparse=always.  A tool that
+#     refuses an input (makedumpfile reads kernel structures a fixture
+#     may lack) has its row say what it said, and times nothing.
+#     Then dumpcheck --checksum of it (its full pass) next to cat.
+#  2. dumpinfo of QEMU paging dumps of $BENCH_PAGING_MEMS (256M 1G 4G: up
+#     to 10^6 program headers): time and peak memory per header.
+#  3. What dumpconv --to elf converts today, a kdump-compressed file:
 #     $BENCH_VMCORE_KDUMP (default: the real crash's uncompressed
 #     makedumpfile file, $REALDUMPS/mdf/mdf-none-d31.kdump, when
 #     ../shared/real-dumps made it), next to cp of it; and the real
 #     kernel vmcore ($REALDUMPS/x86_64-linux-kernel.vmcore) through
 #     makedumpfile -E -d 0 next to cp and to dumpconv --to elf.
 #
-# Environment: DUMPGEN, DUMPCONV, MAXRSS, BENCH_REPEAT, BENCH_VMCORE_MEM,
+# Environment: DUMPGEN, DUMPCONV, DUMPCHECK, DUMPINFO, MAXRSS,
+# BENCH_REPEAT, BENCH_VMCORE_MEM, BENCH_PAGING_MEMS,
 # BENCH_VMCORE_KDUMP, REALDUMPS (default /tmp/realdumps/dumps),
 # BENCH_DIR, BENCH_TRASH_MAX (bench/scratch.sh).
 set -eu
@@ -27,6 +29,10 @@ set -eu
 B=${BENCH_B:-build}
 DUMPGEN=${DUMPGEN:-$B/bin/dumpgen}
 DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
+DUMPCHECK=${DUMPCHECK:-$B/bin/dumpcheck}
+DUMPINFO=${DUMPINFO:-$B/bin/dumpinfo}
+MAXRSS=${MAXRSS:-$B/bench/maxrss}
+PAGING_MEMS=${BENCH_PAGING_MEMS:-256M 1G 4G}
 REPEAT=${BENCH_REPEAT:-3}
 VMEM=${BENCH_VMCORE_MEM:-4G}
 REALDUMPS=${REALDUMPS:-/tmp/realdumps/dumps}
@@ -149,10 +155,62 @@ bench_file() {
 	fi
 }
 
+# bench_check INPUT: dumpcheck's full pass (every segment read) next to
+# cat INPUT > /dev/null, alternating $REPEAT times.
+bench_check() {
+	: > "$dir/cat.t"
+	: > "$dir/chk.t"
+	i=0
+	while [ "$i" -lt "$REPEAT" ]; do
+		t0=$(now_ns)
+		cat "$1" > /dev/null
+		t1=$(now_ns)
+		echo "$(secs "$t0" "$t1")" >> "$dir/cat.t"
+		t0=$(now_ns)
+		"$DUMPCHECK" -q --checksum --no-progress "$1" > /dev/null 2>&1 ||
+		    true
+		t1=$(now_ns)
+		echo "$(secs "$t0" "$t1")" >> "$dir/chk.t"
+		i=$((i + 1))
+	done
+	row "cat FILE > /dev/null (baseline)" "$(summary cat)"
+	row "dumpcheck --checksum (the full pass)" "$(summary chk)" \
+	    "dumpcheck/cat $(ratio "$(best < "$dir/chk.t")" \
+	    "$(best < "$dir/cat.t")")"
+}
+
+# bench_open: dumpinfo of QEMU paging dumps (dump-guest-memory -p: a
+# PT_LOAD per run of guest pages, PN_XNUM) of each size in
+# $BENCH_PAGING_MEMS: time and peak memory against the program headers,
+# which should both grow linearly.
+bench_open() {
+	echo
+	echo "QEMU paging vmcores (--producer qemu-7.2-paging): open and" \
+	    "summarise (dumpinfo), one run each"
+	for m in $PAGING_MEMS; do
+		"$DUMPGEN" -q --format vmcore --arch amd64 --producer \
+		    qemu-7.2-paging --mem "$m" -o "$dir/paging.vmcore"
+		n=$(readelf -h "$dir/paging.vmcore" 2>/dev/null |
+		    sed -n 's/.*Number of program headers: *[0-9]* (\([0-9]*\)).*/\1/p')
+		[ -n "$n" ] || n=$(readelf -h "$dir/paging.vmcore" |
+		    awk '/Number of program headers/ { print $NF }')
+		cat "$dir/paging.vmcore" > /dev/null
+		set -- $("$MAXRSS" sh -c 'exec "$@" > /dev/null 2>&1' sh \
+		    "$DUMPINFO" "$dir/paging.vmcore")
+		row "--mem $m: $n program headers" "$1 s" "$(mib \
+		    "$(($2 * 1024))") MiB peak; $(awk -v t="$1" -v n="$n" \
+		    'BEGIN { printf "%.2f", t * 1e6 / n }') us and $(awk \
+		    -v k="$2" -v n="$n" 'BEGIN { printf "%.0f", k * 1024 / n }') bytes per header"
+		discard "$dir/paging.vmcore"
+	done
+}
+
 echo "Linux ELF vmcores: dumpconv --to elf; scratch on $(scratch_where "$dir")"
 "$DUMPGEN" -q --format vmcore --arch amd64 --mem "$VMEM" -o "$dir/gen.vmcore"
 bench_file "generated x86_64 vmcore, --mem $VMEM" "$dir/gen.vmcore"
+bench_check "$dir/gen.vmcore"
 discard "$dir/gen.vmcore"
+bench_open
 if [ -e "$KDUMP" ]; then
 	bench_file "kdump-compressed $(basename "$KDUMP")" "$KDUMP"
 else
