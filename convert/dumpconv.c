@@ -297,6 +297,9 @@ saved_info(const struct dk_dump *d, const struct opts *o,
 }
 
 
+static int	thread_notes(struct dk_dump *, const struct opts *,
+		    uint8_t **, size_t *);
+
 /* --info --json: the "input" object, the same for every output format. */
 static void
 json_input(struct json *j, const char *path, const struct dk_info *in)
@@ -315,7 +318,7 @@ json_input(struct json *j, const char *path, const struct dk_info *in)
 /* --info --json: the same facts as the text, one JSON object. */
 static int
 info_json(struct dk_dump *d, const struct opts *o,
-    const struct dk_elfmini_plan *p)
+    const struct dk_elfmini_plan *p, size_t ntnotes)
 {
 	const struct dk_info *in = dk_info(d);
 	const struct dk_kdh_info *k = dk_kdh(d);
@@ -366,6 +369,7 @@ info_json(struct dk_dump *d, const struct opts *o,
 		json_u64(&j, "physical_loads", p->nphys);
 		json_u64(&j, "virtual_loads", p->nvirt);
 		json_u64(&j, "notes_size", p->notes_size);
+		json_u64(&j, "thread_notes_size", ntnotes);
 		json_u64(&j, "data_offset", p->data_offset);
 		json_u64(&j, "file_size", p->file_size);
 		json_u64(&j, "residue", p->residue);
@@ -386,13 +390,21 @@ info(struct dk_dump *d, const struct opts *o)
 	struct dk_elfmini_plan p;
 	struct savecore_info si;
 	struct dk_err err;
+	uint8_t *tnotes = NULL;
+	size_t ntnotes = 0;
+	int rc;
 
+	/* With --kernel, the thread notes are part of the plan. */
+	if (!o->native && (rc = thread_notes(d, o, &tnotes, &ntnotes)) != 0)
+		return rc;
+	free(tnotes);
 	if (o->json) {
-		if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
+		if (dk_elfmini_plan_notes(d, o->flags, ntnotes, &p, &err) !=
+		    DK_OK) {
 			fprintf(stderr, "dumpconv: %s\n", err.msg);
 			return TOOL_UNUSABLE;
 		}
-		return info_json(d, o, &p);
+		return info_json(d, o, &p, ntnotes);
 	}
 
 	for (size_t i = 0; i < dk_nlayers(d); i++)
@@ -406,7 +418,7 @@ info(struct dk_dump *d, const struct opts *o)
 	printf("input:        %s: %s version %u, %s, %ju pages (%ju in the "
 	    "file)\n", o->in, in->format, in->version, in->arch,
 	    (uintmax_t)in->npages, (uintmax_t)in->npages_present);
-	if (dk_elfmini_plan(d, o->flags, &p, &err) != DK_OK) {
+	if (dk_elfmini_plan_notes(d, o->flags, ntnotes, &p, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		return TOOL_UNUSABLE;
 	}
@@ -426,7 +438,10 @@ info(struct dk_dump *d, const struct opts *o)
 	printf("segments:     1 PT_NOTE, %ju physical PT_LOAD, %ju virtual "
 	    "PT_LOAD%s\n", (uintmax_t)p.nphys, (uintmax_t)p.nvirt,
 	    p.nphys + p.nvirt + 1 >= 0xffff ? " (PN_XNUM)" : "");
-	printf("notes:        %ju bytes\n", (uintmax_t)p.notes_size);
+	printf("notes:        %ju bytes", (uintmax_t)p.notes_size);
+	if (ntnotes > 0)
+		printf(", %zu of them the threads' (--kernel)", ntnotes);
+	printf("\n");
 	printf("page data:    at %#jx, %ju bytes\n", (uintmax_t)p.data_offset,
 	    (uintmax_t)(p.file_size - p.data_offset));
 	printf("file size:    %ju bytes\n", (uintmax_t)p.file_size);
@@ -469,8 +484,9 @@ thread_notes(struct dk_dump *d, const struct opts *o, uint8_t **buf,
 	}
 	if (st == DK_EUNSUP) {
 		/* Not a list to walk, or no decoder: the file as before. */
-		if (o->verbose)
-			fprintf(stderr, "dumpconv: no threads: %s\n", err.msg);
+		if (!o->quiet)
+			fprintf(stderr, "dumpconv: warning: no thread notes: "
+			    "%s\n", err.msg);
 		return TOOL_OK;
 	}
 	if (st != DK_OK || dk_kthreads_notes(d, &kt, buf, len, &err) !=
@@ -606,7 +622,7 @@ convert(struct dk_dump *d, const struct opts *o)
 	tool_progress_start(&pr, &tool, o->in, "written", total, PROGRESS_MIN,
 	    o->quiet);
 	if (pr.on && !o->native && !o->vmcore && !o->core32 &&
-	    dk_elfmini_plan(d, o->flags, &plan, &err) == DK_OK)
+	    dk_elfmini_plan_notes(d, o->flags, ntnotes, &plan, &err) == DK_OK)
 		pr.total = plan.file_size;
 	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);

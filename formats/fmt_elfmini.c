@@ -721,11 +721,18 @@ enum dk_status
 dk_elfmini_plan(struct dk_dump *d, unsigned flags, struct dk_elfmini_plan *p,
     struct dk_err *err)
 {
+	return dk_elfmini_plan_notes(d, flags, 0, p, err);
+}
+
+enum dk_status
+dk_elfmini_plan_notes(struct dk_dump *d, unsigned flags, size_t len,
+    struct dk_elfmini_plan *p, struct dk_err *err)
+{
 	struct dk_plan pl;
 	enum dk_status st;
 
 	dk_err_clear(err);
-	st = make_plan(d, flags, 0, &pl, err);
+	st = make_plan(d, flags, len, &pl, err);
 	*p = pl.p;
 	plan_free(&pl);
 	return st;

@@ -108,6 +108,9 @@ struct dk_elfmini_plan {
 /* Plan the conversion of d without writing anything. */
 enum dk_status	dk_elfmini_plan(struct dk_dump *, unsigned flags,
 		    struct dk_elfmini_plan *, struct dk_err *);
+/* The same, for dk_elfmini_write_notes with len bytes of notes. */
+enum dk_status	dk_elfmini_plan_notes(struct dk_dump *, unsigned flags,
+		    size_t len, struct dk_elfmini_plan *, struct dk_err *);
 
 /*
  * The virtual PT_LOADs the portable file of d would have (the kernel

@@ -42,6 +42,13 @@ run_arch() {	# ARCH
 		no "$A: dumpgen --kernel-out"
 	check "$A: dumpconv --kernel" timeout 60 "$B/bin/dumpconv" -q --kernel \
 		"$T/$A.k" "$T/$A.md" -o "$T/$A.elf"
+	# --info --kernel plans the thread notes too: its size is the file's.
+	got=$("$B/bin/dumpconv" --info --kernel "$T/$A.k" "$T/$A.md" |
+		sed -n 's/^file size: *\([0-9]*\) bytes$/\1/p')
+	[ "$got" = "$(stat -c %s "$T/$A.elf")" ] &&
+		ok "$A: dumpconv --info --kernel: the file's size ($got)" ||
+		no "$A: dumpconv --info --kernel: the file's size" \
+		"--info says '$got', the file has $(stat -c %s "$T/$A.elf")"
 	# A 32-bit target gdb reads from ELFCLASS32 only (BFD has no 64-bit
 	# ARM target; an ELFCLASS64 MIPS file is n64): the debugger core.
 	C=$T/$A.elf
@@ -210,6 +217,17 @@ expect_exit "dumpconv --to elf --elf32 --kernel of an amd64 dump: refused, exit 
 	"a debugger core of ELFCLASS32 is for a 32-bit kernel, this is amd64" \
 	"$B/bin/dumpconv" -q --to elf --elf32 --kernel "$T/c64.k" "$T/c64.md" -o "$T/c64.core"
 [ ! -e "$T/c64.core" ] && ok "no file left by the refused debugger core" || no "the refused debugger core left a file"
+
+# A kernel with no process list (a full core's, dumpgen --format elf):
+# the conversion goes on without thread notes, and says so unless -q.
+$GEN --format elf -o "$T/nolist.core" --kernel-out "$T/nolist.k"
+expect_exit "dumpconv --kernel, a kernel without allproc: a warning, exit 0" 0 \
+	"warning: no thread notes: .*no symbol allproc" \
+	"$B/bin/dumpconv" --kernel "$T/nolist.k" "$T/nolist.core" -o "$T/nolist.elf"
+out=$("$B/bin/dumpconv" -q -f --kernel "$T/nolist.k" "$T/nolist.core" -o "$T/nolist.elf" 2>&1)
+[ -z "$out" ] && [ "$(readelf -n "$T/nolist.elf" | grep -c NT_PRSTATUS)" = 0 ] &&
+	ok "dumpconv -q --kernel, no process list: silent, no NT_PRSTATUS" ||
+	no "dumpconv -q --kernel, no process list" "$out"
 
 # Damaged lists: a clear error, quickly; --no-threads converts.
 for k in "cycle:a cycle" "unmapped:not readable in the dump" \
