@@ -164,6 +164,41 @@ libkdumpfile: $b" ;;
 	done
 done <<<"$cases"
 
+# 2 GiB of RAM: the direct map in 1 GiB pages (PDPT entries with PS),
+# through the tables alone (QEMU's file) and libkdumpfile's walk.
+f=$T/big.vmcore
+"$BIN/dumpgen" -q -f --format vmcore --arch amd64 --producer qemu-7.2-vmcoreinfo \
+    --mem 2G --seed 5 -o "$f"
+read -r o want <<<"$(pick 5 $((0x40000000)) $((0x2345000)) 4096 32)"
+va=$(printf '0x%x' $((0xffff888040000000 + o)))
+got=$(hexat "$f" $va 32)
+[ "$got" = "$want" ] && ok "2 GiB: $va (a 1 GiB page) reads the pattern" ||
+    no "2 GiB: $va" "want $want got $got $(cat "$T/rerr")"
+if [ -x "$KR" ]; then
+	got=$("$KR" -p 5 -v $va:32 "$f" 2>&1)
+	[ "$got" = "$want" ] && ok "2 GiB: libkdumpfile's walk reads the same at $va" ||
+	    no "2 GiB: libkdumpfile at $va" "want $want got $got"
+fi
+rm -f "$f"
+
+# dumpconv --to kdump of the kernel's vmcore: a kdump file has no
+# p_vaddr, so every kernel address, the log's included, goes through the
+# tables; dumpinfo and makedumpfile print the log from it.
+"$BIN/dumpgen" -q -f --format vmcore --arch amd64 --variant 5-level --mem 64M \
+    --seed 11 -o "$T/k.vmcore"
+python3 "$T/want.py" 11 > "$T/want"
+if "$BIN/dumpconv" -q --to kdump "$T/k.vmcore" -o "$T/k.kdump" 2>"$T/err"; then
+	"$BIN/dumpinfo" --dmesg "$T/k.kdump" > "$T/ours" 2>&1
+	cmp -s "$T/ours" "$T/want" && ok "its kdump file: dumpinfo --dmesg is the seed's log" ||
+	    no "its kdump file: dumpinfo --dmesg" "$(diff "$T/want" "$T/ours" | head)"
+	rm -f "$T/mdf"
+	makedumpfile --dump-dmesg "$T/k.kdump" "$T/mdf" > "$T/mdf.log" 2>&1
+	cmp -s "$T/mdf" "$T/want" && ok "its kdump file: makedumpfile --dump-dmesg prints the same" ||
+	    no "its kdump file: makedumpfile --dump-dmesg" "$(cat "$T/mdf.log")"
+else
+	no "dumpconv --to kdump of the 5-level vmcore" "$(cat "$T/err")"
+fi
+
 # s390x: its kernel addresses are not translated (no page tables here,
 # no walk in dumpkit); the log is there, the reader says why it stops.
 "$BIN/dumpgen" -q -f --format vmcore --arch s390x --mem 64M -o "$T/s.vmcore"
