@@ -642,6 +642,11 @@ cv_check(struct dk_ck *ck, struct dk_err *err)
 	c.src = &ck->src;
 	res->examined = 1;
 	res->format = "vmcore";
+	if (dk_vmcore_is(c.src) == 1)
+		dk_ck_emit(ck, "file.truncated", c.src->size, "the file ends at "
+		    "%#jx, before its notes or inside its program headers: "
+		    "taken for a vmcore by its ELF header alone",
+		    (uintmax_t)c.src->size);
 	if (cv_header(&c)) {
 		if ((st = cv_phdrs(&c, &s, &n, err)) != DK_OK)
 			return st;

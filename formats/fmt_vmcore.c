@@ -124,6 +124,32 @@ note_is(const struct dk_note *n, const char *s)
 	    memcmp(n->name, s, l) == 0;
 }
 
+static const struct dk_arch *machine_row(unsigned, unsigned, enum dk_endian,
+    int *);
+static int	linux_row(const struct dk_arch *);
+
+/*
+ * A file cut before its notes (or whose e_phoff is past its end) has
+ * no notes to tell: it is taken for a vmcore by its ELF header alone
+ * when that is complete and a Linux writer's (ET_CORE, EI_OSABI 0,
+ * e_machine of a row a Linux vmcore has), so that dumpcheck reports
+ * the truncation.  The portable file's header is the same: one cut
+ * there is reported as truncated either way (check_vmcore.c).
+ */
+static int
+header_alone(const struct dk_src *src, const uint8_t *eh,
+    const struct dk_ehdr *h, int have_note, int phdrs_in, int notes_in)
+{
+	unsigned cls = eh[EI_CLASS];
+	int other;
+
+	if (eh[EI_OSABI] != ELFOSABI_NONE || src->size < dk_elf_size(
+	    DK_ELF_EHDR, cls) || !linux_row(machine_row((unsigned)h->machine,
+	    cls, dk_elf_endian(eh), &other)))
+		return 0;
+	return !phdrs_in || (have_note && !notes_in);
+}
+
 int
 dk_vmcore_is(const struct dk_src *src)
 {
@@ -133,7 +159,8 @@ dk_vmcore_is(const struct dk_src *src)
 	struct dk_ehdr h;
 	struct dk_err err;
 	uint64_t phnum, notes = 0;
-	int kernel = 0, vmci = 0, proc = 0;
+	int kernel = 0, vmci = 0, proc = 0, phdrs_in, notes_in = 0;
+	int have_note = 0;
 
 	if (src->size < 52 || dk_src_pread(src, eh, src->size < 64 ?
 	    (size_t)src->size : 64, 0, "ELF header", &err) != DK_OK)
@@ -146,9 +173,18 @@ dk_vmcore_is(const struct dk_src *src)
 		return 0;
 	e = dk_elf_endian(eh);
 	dk_ehdr_decode(eh, cls, e, &h);
-	if (h.type != ET_CORE || h.phentsize != dk_elf_size(DK_ELF_PHDR, cls) ||
-	    dk_elf_phnum(src, &h, &phnum, &err) != DK_OK)
+	if (h.type != ET_CORE || h.phentsize != dk_elf_size(DK_ELF_PHDR, cls))
 		return 0;
+	switch (dk_elf_phnum(src, &h, &phnum, &err)) {
+	case DK_OK:
+		break;
+	case DK_NOMATCH:	/* PN_XNUM, section 0 past the end */
+		return header_alone(src, eh, &h, 0, 0, 0);
+	default:
+		return 0;
+	}
+	phdrs_in = h.phoff <= src->size && phnum <= (src->size - h.phoff) /
+	    h.phentsize;
 	if (phnum > VMC_PROBE_PHDRS)
 		phnum = VMC_PROBE_PHDRS;
 	for (uint64_t i = 0; i < phnum && notes < VMC_PROBE_NOTES; i++) {
@@ -161,6 +197,9 @@ dk_vmcore_is(const struct dk_src *src)
 			break;
 		if (ph.type != PT_NOTE)
 			continue;
+		have_note = 1;
+		notes_in |= ph.offset < src->size && src->size - ph.offset >=
+		    DK_NHDR_SIZE;
 		dk_note_iter_init(&it, src, ph.offset, ph.offset + ph.filesz, e,
 		    "the PT_NOTE segment");
 		while (notes++ < VMC_PROBE_NOTES &&
@@ -177,7 +216,10 @@ dk_vmcore_is(const struct dk_src *src)
 		}
 	}
 	/* A process core, unless VMCOREINFO says a kernel's (/proc/kcore). */
-	return vmci || (kernel && !proc);
+	if (vmci || (kernel && !proc))
+		return 2;
+	return !proc && header_alone(src, eh, &h, have_note, phdrs_in,
+	    notes_in);
 }
 
 static enum dk_status
@@ -214,6 +256,16 @@ static const struct vmc_prs {
 	{ "arm", NULL, 148, 4, 15, 13 },	/* r15, r13 */
 	{ "armeb", NULL, 148, 4, 15, 13 },
 };
+
+/* Does a Linux kernel of row a write vmcores (a row of prs[])? */
+static int
+linux_row(const struct dk_arch *a)
+{
+	for (size_t i = 0; a != NULL && i < DK_ARRAY_LEN(prs); i++)
+		if (strcmp(prs[i].row, a->name) == 0)
+			return 1;
+	return 0;
+}
 
 /* The NT_PRSTATUS layout of row a for a descriptor of size bytes. */
 static const struct vmc_prs *

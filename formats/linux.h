@@ -24,7 +24,9 @@ enum dk_status	dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 
 /*
  * Is src a Linux kernel's ELF vmcore (an ET_CORE of neither FreeBSD's
- * kind, with kernel notes and no process notes)?  fmt_vmcore.c.
+ * kind, with kernel notes and no process notes)?  2: by its notes; 1:
+ * by its ELF header alone, the file cut before its notes or inside its
+ * program headers; 0: no.  fmt_vmcore.c.
  */
 int		dk_vmcore_is(const struct dk_src *src);
 

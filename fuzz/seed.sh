@@ -229,4 +229,10 @@ for x in tests/data/vmcore/*.xz; do
 	xz -dc "$x" | head -c 16384 > "$vc/$(basename "$x" .xz).head16k"
 done
 xz -dc tests/data/vmcore/x86_64-fw-part.elf.xz > "$vc/x86_64-fw-part.elf"
+# The kernel's vmcore cut inside its program headers and before its
+# notes: taken for a vmcore by its ELF header alone.
+for n in 84 4080; do
+	xz -dc tests/data/vmcore/x86_64-linux-kernel.cut256k.vmcore.xz |
+	    head -c $n > "$vc/x86_64-linux-kernel.head$n"
+done
 echo "seed: $vc: $(ls "$vc" | wc -l) real vmcore heads"

@@ -438,14 +438,46 @@ START_TEST(test_not_recognised)
 	core_note(&c, "VMCOREINFO", 0, 16);
 	core_finish(&c);
 	unknown(c.b, sizeof(c.b));
-	/* The notes past the end of the file: nothing to go by. */
-	core_init(&c, 1, 0, 0, 4, EM_X86_64_);
-	core_note(&c, "VMCOREINFO", 0, 16);
-	core_finish(&c);
-	unknown(c.b, 0x200);
 	/* Text, and nothing at all. */
 	unknown("just some text\n", 15);
 	unknown("", 0);
+}
+END_TEST
+
+/*
+ * A vmcore cut before its notes, or inside its program headers, has
+ * nothing but its ELF header to go by: ET_CORE, EI_OSABI 0, a Linux
+ * vmcore's e_machine make it one (dumpcheck then reports the cut); a
+ * FreeBSD process core's EI_OSABI, or a machine no Linux vmcore has,
+ * does not.
+ */
+START_TEST(test_cut_vmcore)
+{
+	static struct core c;
+	struct dk_dump *d = NULL;
+	struct dk_err err;
+
+	core_init(&c, 1, 0, 0, 4, EM_X86_64_);
+	core_note(&c, "VMCOREINFO", 0, 16);
+	core_finish(&c);
+	ck_assert_msg(dk_open_mem(c.b, 0x200, "mem", NULL, &d, &err) == DK_OK,
+	    "%s", err.msg);
+	ck_assert_str_eq(dk_info(d)->format, "vmcore");
+	dk_close(d);
+	d = NULL;
+	/* e_phoff (0x40) past the end: the header alone. */
+	ck_assert_msg(dk_open_mem(c.b, 0x48, "mem", NULL, &d, &err) != DK_OK,
+	    "a vmcore whose program headers are cut opens");
+	ck_assert_msg(strstr(err.msg, "not a dump format") == NULL, "%s",
+	    err.msg);
+	core_init(&c, 1, 0, 9, 4, EM_X86_64_);		/* ELFOSABI_FREEBSD */
+	core_note(&c, "VMCOREINFO", 0, 16);
+	core_finish(&c);
+	unknown(c.b, 0x200);
+	core_init(&c, 1, 0, 0, 4, 2);			/* EM_SPARC */
+	core_note(&c, "VMCOREINFO", 0, 16);
+	core_finish(&c);
+	unknown(c.b, 0x200);
 }
 END_TEST
 
@@ -562,6 +594,7 @@ recognize_suite(void)
 	tcase_add_test(elf, test_precedence);
 	tcase_add_test(elf, test_not_recognised);
 	tcase_add_test(elf, test_damaged_notes);
+	tcase_add_test(elf, test_cut_vmcore);
 	tcase_add_test(elf, test_freebsd_full_core_unchanged);
 	tcase_add_test(real, test_real_process_core);
 	tcase_add_test(ck, test_dumpcheck);

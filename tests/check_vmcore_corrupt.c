@@ -42,6 +42,8 @@ static const struct {
 	const char	*code;
 	const char	*why;
 } also[] = {
+	{ "vm-header-cut", "file.truncated", "the file is cut: where it "
+	  "ends is reported too" },
 	{ "vm-truncated", "check.incomplete", "where the file lost one copy "
 	  "of the kernel text, the overlap cannot be compared" },
 	{ "vm-note-cut", "vmcore.vmcoreinfo-missing", "the note cut is "

@@ -30,6 +30,12 @@
  * addresses are held against the fixture pattern of PATTERN_SEED
  * (dk_pattern_fill); virtual addresses are not read.
  *
+ * With -v VA:LEN (-p or -e) no comparison is made: LEN bytes (at most
+ * 4096) at the kernel virtual address VA are read with libkdumpfile
+ * alone, translated as it translates them (its page-table walk from
+ * VMCOREINFO), and written in hex on stdout, or its error on stderr
+ * (exit 1).
+ *
  * With -x the kernel-virtual space is not read (a Linux dump's source,
  * whose kernel virtual addresses dumpkit does not translate yet).
  *
@@ -358,9 +364,13 @@ main(int argc, char **argv)
 	const char *arch = "?", *fmt = "?";
 	char note[96];
 	int n = 1000, ch, fd, fail = 0, r, pattern = 0, novirt = 0;
+	const char *va = NULL;
 
-	while ((ch = getopt(argc, argv, "n:s:a:ep:x")) != -1)
+	while ((ch = getopt(argc, argv, "n:s:a:ep:xv:")) != -1)
 		switch (ch) {
+		case 'v':
+			va = optarg;
+			break;
 		case 'p':
 			pattern = novirt = c.vmcore = 1;
 			c.pseed = strtoull(optarg, NULL, 0);
@@ -394,6 +404,36 @@ main(int argc, char **argv)
 	}
 	if (load_segments(&c) != 0)
 		return 2;
+	if (va != NULL) {
+		uint8_t b[4096];
+		char *end;
+		uint64_t at = strtoull(va, &end, 0);
+		size_t len = *end == ':' ? strtoul(end + 1, NULL, 0) : 0;
+		kdump_status ks;
+
+		if (len == 0 || len > sizeof(b))
+			goto usage;
+		c.kd = open_kd(&c, 0, &fd, note, sizeof(note));
+		/* A Linux dump: its VMCOREINFO drives the translation. */
+		if (kdump_set_string_attr(c.kd, KDUMP_ATTR_OSTYPE, "linux") !=
+		    KDUMP_OK)
+			fprintf(stderr, "kdumpfile_read: ostype linux: %s\n",
+			    kdump_get_err(c.kd));
+		if ((ks = kdump_read(c.kd, KDUMP_KVADDR, at, b, &len)) !=
+		    KDUMP_OK) {
+			fprintf(stderr, "kdumpfile_read: kvaddr %#jx: %s\n",
+			    (uintmax_t)at, kdump_get_err(c.kd));
+			fail = 1;
+		}
+		for (size_t i = 0; !fail && i < len; i++)
+			printf("%02x", b[i]);
+		if (!fail)
+			printf("\n");
+		kdump_free(c.kd);
+		close(fd);
+		free(c.seg);
+		return fail;
+	}
 	if (!pattern && dk_open(argv[optind + 1], &o, &c.src, &err) !=
 	    DK_OK) {
 		fprintf(stderr, "kdumpfile_read: %s\n", err.msg);
@@ -427,6 +467,7 @@ usage:
 	fprintf(stderr, "usage: kdumpfile_read [-e] [-n COUNT] [-s SEED] "
 	    "[-a ARCH] PORTABLE SOURCE\n"
 	    "       kdumpfile_read [-x] ...; kdumpfile_read -p PATTERN_SEED "
-	    "[-n COUNT] [-s SEED] ELF\n");
+	    "[-n COUNT] [-s SEED] ELF\n"
+	    "       kdumpfile_read -p PATTERN_SEED -v VA:LEN ELF\n");
 	return 3;
 }

@@ -48,6 +48,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-layout
 	@$(MAKE) --no-print-directory check-kthreads
 	@$(MAKE) --no-print-directory check-vmcore-write
+	@$(MAKE) --no-print-directory check-vmcore-kernel
 	@$(MAKE) --no-print-directory check-kdump-write
 
 check-unit: $(TESTS)
@@ -168,7 +169,7 @@ SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
 	      check-kdump-corrupt \
 	      check-install check-layout check-cross fuzz-replay check-kthreads \
-	      check-dmesg check-vmcore-write check-kdump-write
+	      check-dmesg check-vmcore-write check-vmcore-kernel check-kdump-write
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
@@ -186,6 +187,14 @@ check-kthreads: all
 check-vmcore-write: all $(B)/tests/check_kdump
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_write.sh
+# The fixture kernel of dumpgen --format vmcore (fixtures/gen_linux.c):
+# its printk log against the documented formula and makedumpfile
+# --dump-dmesg, its page tables against the pattern and libkdumpfile's
+# walk (tests/vmcore_kernel.sh; DK_TEST_SAMPLE=N runs one case in N).
+.PHONY: check-vmcore-kernel
+check-vmcore-kernel: all
+	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
+	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_kernel.sh
 # The kdump writer (issue 14): dumpconv --to kdump and dumpgen --format
 # kdump read by libkdumpfile (tests/kdumpfile_kdump.c, every page),
 # makedumpfile -R, --reassemble and -d 31, drgn (tests/kdump_write.sh).

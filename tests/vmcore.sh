@@ -234,6 +234,35 @@ done < <(sed -n '/VMCOREINFO/,$p' "$T/eu" | sed -n 's/^    \([^ ]*=.*\)$/\1/p')
 print(j["dump_time"]["value"])' "$T/$f.json")" = "$(attr "$f" CRASHTIME)" ] &&
     ok "$f: dump time is VMCOREINFO's CRASHTIME" || no "$f: dump time"
 
+# The kernel's vmcore cut before its notes, or inside its program
+# headers (e_phoff then lies past the cut too): no note tells what it
+# is, the ELF header alone does (ET_CORE, EI_OSABI 0, EM_X86_64), and
+# dumpcheck reports the cut, with readelf's offsets.
+f=x86_64-linux-kernel.cut256k.vmcore
+noff=$(readelf -lW "$T/$f" | awk '$1 == "NOTE" { print $2; exit }')
+phoff=$(readelf -hW "$T/$f" | awk '/Start of program headers/ { print $5 }')
+for cut in $((noff - 16)) $((phoff + 20)); do
+	head -c "$cut" "$T/$f" > "$T/cut"
+	"$BIN/dumpcheck" --json "$T/cut" > "$T/ck.json" 2>&1; rc=$?
+	python3 - "$T/ck.json" "$cut" "$noff" "$phoff" <<'PY' > "$T/why"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["files"][0]
+cut, noff, phoff = int(sys.argv[2]), int(sys.argv[3], 16), int(sys.argv[4])
+got = {(f["code"], int(f["offset"], 16) if f["offset"] else None)
+    for f in r["findings"]}
+want = {("file.truncated", cut), ("vmcore.phdr-past-eof", 0x20) if
+    cut < noff - 16 else ("vmcore.note-malformed", phoff)}
+miss = want - got
+print("ok" if r["format"] == "vmcore" and not miss else
+    "format %s, missing %s, found %s" % (r["format"], sorted(miss),
+    sorted(got)))
+PY
+	[ "$(cat "$T/why")" = ok ] && [ $rc -eq 1 ] &&
+	    ok "$f cut at $cut: a vmcore, the cut reported (exit 1)" ||
+	    no "$f cut at $cut" "exit $rc: $(cat "$T/why" "$T/ck.json" | head -20)"
+done
+
 # The big files the real-dumps script made, when they are here.
 if [ -d "$REAL" ]; then
 	for p in "$REAL"/*.elf "$REAL"/*.vmcore "$REAL"/mdf/*.elf; do
