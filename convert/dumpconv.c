@@ -37,7 +37,8 @@ static const char usage_text[] =
 "                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
 "                INPUT -o OUTPUT\n"
 "       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
-"                [--threads N] [--split N] [--exclude-zero] [--force]\n"
+"                [--threads N] [--split N] [--exclude-zero | --keep-zero]\n"
+"                [--force]\n"
 "                [--arch ARCH] INPUT... -o OUTPUT|-\n"
 "       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --info [--json] --to portable INPUT\n"
@@ -77,8 +78,9 @@ static const char help_text[] =
 "                       makedumpfile --split set\n"
 "      --exclude-zero   --to kdump: leave zero pages out of bitmap 2 (by\n"
 "                       default they share one stored zero page, as\n"
-"                       makedumpfile -d 1 writes them; --keep-zero)\n"
-"                       instead of leaving them out (dump level 1)\n"
+"                       makedumpfile -d 1 writes them: dump level 1)\n"
+"      --keep-zero      --to kdump: store each zero page as any other,\n"
+"                       as makedumpfile -d 0 does (dump level 0)\n"
 "  -i, --info           print what would be written; write nothing\n"
 "  -j, --json           with --info: one JSON object\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
@@ -120,7 +122,8 @@ static const char help_text[] =
 "Codecs: zlib (levels 1-9, default 1, as makedumpfile -c), lzo (1:\n"
 "lzo1x_1, the default; 9: lzo1x_999), snappy, zstd (1-19, default 1),\n"
 "none; a page that does not shrink is stored as it is.  Zero pages share\n"
-"one stored zero page (makedumpfile -d 1) unless --exclude-zero.\n"
+"one stored zero page (makedumpfile -d 1) unless --exclude-zero or\n"
+"--keep-zero; the header's dump level says which (1, or the source's).\n"
 "VMCOREINFO and the ELF notes are carried across.  -o - writes the\n"
 "flattened form (makedumpfile -F) to standard output.\n"
 "\n"
@@ -157,6 +160,7 @@ struct opts {
 	unsigned	 split;		/* --split N */
 	int		 zero_given;	/* --keep-zero or --exclude-zero */
 	int		 exclude_zero;	/* --exclude-zero */
+	int		 keep_zero;	/* --keep-zero */
 	const char	*in;
 	const char	*out;
 	struct dk_open_opts open;
@@ -711,8 +715,11 @@ kdump_options(struct opts *o)
 	 * which every reader reads.  --exclude-zero leaves them out of
 	 * bitmap 2 instead (a smaller file, but makedumpfile, libkdumpfile
 	 * and crash then refuse to read them: crash needs --zero_excluded).
+	 * Both are dump level 1 to makedumpfile.  --keep-zero stores each
+	 * zero page as any other, as makedumpfile -d 0 does: dump level 0.
 	 */
 	o->kd.keep_zero = !o->exclude_zero;
+	o->kd.store_zero = o->keep_zero;
 	o->kd.codec = KD_DH_ZLIB;
 	o->kd.level = 1;
 	if (o->zname != NULL && dk_kd_codec_parse(o->zname, &o->kd.codec,
@@ -771,6 +778,8 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 		json_u64(&j, "bitmap_bytes", bm);
 		json_u64(&j, "pages_to_store", cand);
 		json_bool(&j, "keep_zero", s.keep_zero);
+		json_bool(&j, "store_zero", s.store_zero);
+		json_u64(&j, "dump_level", dk_kd_dump_level(&s));
 		json_u64(&j, "notes_size", s.notes_size);
 		json_u64(&j, "vmcoreinfo_size", s.vmci_size);
 		json_str(&j, "machine", s.uts.s[KD_F_MACHINE]);
@@ -791,9 +800,11 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 	    s.uts.s[KD_F_MACHINE], s.uts.s[KD_F_RELEASE]);
 	printf("blocks:       %u bytes; max_mapnr %#jx; bitmaps 2 x %ju "
 	    "bytes\n", s.block, (uintmax_t)s.max_mapnr, (uintmax_t)bm);
-	printf("pages:        %ju to store; zero pages %s\n",
-	    (uintmax_t)cand, s.keep_zero ? "kept on one shared page" :
-	    "left out (dump level 1), found as they are written");
+	printf("pages:        %ju to store; zero pages %s; dump level %u\n",
+	    (uintmax_t)cand, s.store_zero ? "stored as any page (as "
+	    "makedumpfile -d 0)" : s.keep_zero ? "kept on one shared page (as "
+	    "makedumpfile -d 1)" : "left out of bitmap 2, found as they are "
+	    "written", dk_kd_dump_level(&s));
 	if (s.codec == 0)
 		printf("codec:        none\n");
 	else
@@ -971,6 +982,7 @@ main(int argc, char **argv)
 		case 0x143:
 			o.zero_given = 1;
 			o.exclude_zero = c == 0x143;
+			o.keep_zero = c == 0x142;
 			break;
 		case 'i':
 			o.info = 1;

@@ -12,7 +12,8 @@
  * record in a flattened one).  Bitmap 2 is written last.  Each page is
  * compressed alone; one that does not shrink is stored as it is, with
  * no codec flag, as makedumpfile does.  With keep_zero every zero page's
- * descriptor points at one raw zero page, the first of the data.
+ * descriptor points at one raw zero page, the first of the data; with
+ * store_zero zero pages are not looked for (makedumpfile -d 0).
  *
  * Every header field goes through the layout tables (kdump_layout.c)
  * with dk_layout_encode, so the writer writes any version, byte order
@@ -367,7 +368,7 @@ batch_compress(struct kw *w, struct kw_codec *c, struct kw_batch *b)
 
 		if (b->kind[i] == P_MISSING)
 			continue;
-		if (page_zero(pg, bs)) {
+		if (!w->s->store_zero && page_zero(pg, bs)) {
 			b->kind[i] = P_ZERO;
 			continue;
 		}
@@ -608,7 +609,7 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	h.v[KD_F_BITMAP_BLOCKS] = g->bm_blocks;
 	h.v[KD_F_MAX_MAPNR] = s->version >= 6 ? mapnr32 : s->max_mapnr;
 	h.v[KD_F_PHYS_BASE] = s->phys_base;
-	h.v[KD_F_DUMP_LEVEL] = s->dump_level | (s->keep_zero ? 0 : 1);
+	h.v[KD_F_DUMP_LEVEL] = dk_kd_dump_level(s);
 	h.v[KD_F_SPLIT] = n > 1;
 	h.v[KD_F_START_PFN] = n > 1 ? (s->version >= 6 && p->start > lmax ?
 	    lmax : p->start) : 0;
@@ -832,6 +833,12 @@ select_pfn(const struct dk_bitmap *bm, uint64_t r)
 			hi = mid;
 	}
 	return lo;
+}
+
+unsigned
+dk_kd_dump_level(const struct dk_kd_wspec *s)
+{
+	return s->dump_level | (s->store_zero ? 0 : 1);
 }
 
 enum dk_status
@@ -1185,7 +1192,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	s->codec = o->codec;
 	s->level = o->level;
 	s->threads = o->threads;
-	s->keep_zero = o->keep_zero;
+	s->keep_zero = o->keep_zero && !o->store_zero;
+	s->store_zero = o->store_zero;
 	s->stop_after = UINT64_MAX;
 	s->fill = read_fill;
 	s->fill_arg = d;

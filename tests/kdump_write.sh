@@ -129,6 +129,58 @@ conv "$S" -o "$T/kz" && read_equal "default: zero pages read (shared page)" \
     -z "$T/kz" "$S" || no "default: zero pages on one shared page"
 conv --exclude-zero "$S" -o "$T/xz" && read_equal "--exclude-zero" \
     "$T/xz" "$S" || no "--exclude-zero"
+conv --keep-zero "$S" -o "$T/kk" && read_equal "--keep-zero: each stored" \
+    -z "$T/kk" "$S" || no "--keep-zero"
+
+# --- The header's dump level against makedumpfile's on the same input: a
+# vmcore of the real kernel (bench/mkvmcore.py --zero: its notes and
+# pages at 384 MiB of RAM, the rest zero).  makedumpfile -c -d 1 shares
+# one zero page and writes 1, -c -d 0 stores each zero page and writes 0.
+# dump_level: the int at block_size (offset 428, LP64) + 8.
+dump_level() {
+	od -An -tu4 -j $(($(od -An -tu4 -j 428 -N4 "$1") + 8)) -N4 "$1" |
+	    tr -d ' '
+}
+if have makedumpfile && have python3; then
+	xz -dc "$(dirname "$0")/data/linux/real-x86_64.kdump.xz" > "$T/rk" &&
+	    "$BIN/dumpconv" -q --to elf "$T/rk" -o "$T/rk.elf" &&
+	    python3 "$(dirname "$0")/../bench/mkvmcore.py" --zero "$T/rk.elf" \
+	    384M "$T/z.elf" &&
+	    makedumpfile -c -d 1 "$T/z.elf" "$T/z.d1" >/dev/null 2>&1 &&
+	    makedumpfile -c -d 0 "$T/z.elf" "$T/z.d0" >/dev/null 2>&1 ||
+	    no "makedumpfile -c -d 1 and -d 0 of bench/mkvmcore.py --zero"
+	for x in "default|1|" "--exclude-zero|1|--exclude-zero" \
+	    "--keep-zero|0|--keep-zero"; do
+		IFS='|' read -r what d opt <<<"$x"
+		want=$(dump_level "$T/z.d$d")
+		conv $opt "$T/z.elf" -o "$T/z.$d$opt" &&
+		    got=$(dump_level "$T/z.$d$opt") &&
+		    [ "$want" = "$d" ] && [ "$got" = "$want" ] &&
+		    ok "$what: dump level $got, as makedumpfile -c -d $d" ||
+		    no "$what: dump level as makedumpfile -c -d $d" \
+		    "ours ${got:-?}, makedumpfile's ${want:-?}"
+	done
+	# How many descriptors point at the most shared page data: 1 when
+	# each zero page is stored (-d 0), thousands on a shared zero page.
+	shared() {
+		python3 -c 'import struct, sys
+f = open(sys.argv[1], "rb"); h = f.read(464)
+bs, sub, bmb = struct.unpack_from("<III", h, 428)
+f.seek((1 + sub + bmb // 2) * bs)	# bitmap 2, then the descriptors
+npages = sum(bin(b).count("1") for b in f.read(bmb // 2 * bs))
+n = {}
+for i in range(npages):
+    o = struct.unpack_from("<q", f.read(24))[0]; n[o] = n.get(o, 0) + 1
+print(max(n.values()) if n else 0)' "$1"
+	}
+	s0=$(shared "$T/z.d0") s1=$(shared "$T/z.d1")
+	sk=$(shared "$T/z.0--keep-zero") sd=$(shared "$T/z.1")
+	[ "$s0" = 1 ] && [ "$sk" = 1 ] && [ "$s1" -gt 1000 ] && [ "$sd" -gt 1000 ] &&
+	    ok "zero pages: --keep-zero stores each (as -d 0), the default shares one (as -d 1)" ||
+	    no "zero pages stored as makedumpfile -d 0 and -d 1 do" \
+	    "most shared: -d 0 $s0, --keep-zero $sk, -d 1 $s1, default $sd"
+	rm -f "$T"/z.* "$T"/rk*
+fi
 
 # --- Flattened: -o - to a pipe; makedumpfile -R; dumpkit reads it too.
 if have makedumpfile; then
