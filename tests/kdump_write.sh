@@ -350,5 +350,36 @@ else
 	echo "# ENOSPC: no small tmpfs can be mounted here; skipped"
 fi
 
+# --- A signal mid-way: no temporary file, nothing at the target.  A
+# 256 MiB core at zstd:19 takes seconds; the signal comes once every
+# temporary file exists and the first has bytes.  env --default-signal: a
+# background job of a script starts with SIGINT ignored, and dumpconv
+# leaves an ignored signal ignored.
+"$BIN/dumpgen" -q --arch amd64 --format elf --mem 256M -o "$T/sigsrc"
+for x in "INT|130|" "TERM|143|" "INT|130|--split 3" "TERM|143|--split 3"; do
+	IFS='|' read -r sig want opt <<<"$x"
+	d=$T/sig-$sig-${opt:+split}
+	mkdir -p "$d"
+	n=1
+	[ -n "$opt" ] && n=3
+	env --default-signal=INT,TERM "$BIN/dumpconv" -q --to kdump \
+	    --compress zstd:19 $opt "$T/sigsrc" -o "$d/out" &
+	pid=$!
+	for _ in $(seq 250); do
+		[ "$(find "$d" -name 'out*.dumpkit-*' | wc -l)" -ge "$n" ] &&
+		    [ -n "$(find "$d" -name 'out*.dumpkit-*' -size +0)" ] &&
+		    break
+		sleep 0.02
+	done
+	seen=$(ls "$d" | tr '\n' ' ')
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = "$want" ] && [ -n "$seen" ] && [ -z "$(ls -A "$d")" ] &&
+	    ok "SIG$sig ${opt:-one file}: killed mid-way (exit $rc; there were $seen), nothing left" ||
+	    no "SIG$sig ${opt:-one file}: nothing left" \
+	    "exit $rc (expected $want), before: $seen, after: $(ls -A "$d")"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
