@@ -131,9 +131,10 @@ if e_msg=$(makedumpfile -E "$kd" "$dir/out" 2>&1); then
 	row "makedumpfile -E FILE OUT (baseline)" "${best} s" \
 	    "[${med} s] ${rss} KiB; makedumpfile/dumpcheck $(ratio "$best" "$c_best")"
 else
-	row "makedumpfile -E FILE OUT" "refused" \
-	    "(makedumpfile $(makedumpfile -v 2>&1 | awk 'NR == 1 { print $3 }'):
-    $(echo "$e_msg" | grep -o "'-E' option is disable[^.]*" || echo failed))"
+	e_msg=$(echo "$e_msg" | sed -n "s|.*\('-E' option.*\)|\1|p" |
+	    sed "s|$kd|FILE|g")
+	row "makedumpfile -E FILE OUT" "refused" "(makedumpfile $(makedumpfile \
+	    -v 2>&1 | awk 'NR == 1 { print $3 }'): ${e_msg:-failed})"
 fi
 best_med mdf-F sh -c 'makedumpfile -F -d 0 "$1" > /dev/null 2>&1' sh "$kd"
 row "makedumpfile -F -d 0 > /dev/null (baseline)" "${best} s" \
