@@ -42,6 +42,14 @@
 #include "kdump.h"
 
 #define	KW_MAX_THREADS	64
+/*
+ * A split part starts at a multiple of 64 PFNs: crash counts a part's
+ * pages of bitmap 2 by 64-bit words from start_pfn >> 6, so a part
+ * starting inside a word has the pages before it counted as its own and
+ * every page read from the wrong descriptor ("cannot resolve
+ * init_task_union").  makedumpfile's parts start on its split blocks.
+ */
+#define	KW_SPLIT_ALIGN	64u
 
 /* ---------------------------------------------------------------------- */
 /* Codecs.                                                                 */
@@ -878,7 +886,10 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
 	if ((st = kw_init(&w, s, err)) != DK_OK)
 		goto out;
-	/* The parts' PFN ranges: the pages to store shared evenly. */
+	/*
+	 * The parts' PFN ranges: the pages to store shared evenly, each
+	 * start rounded down to KW_SPLIT_ALIGN.
+	 */
 	total = dk_bitmap_rank(s->dump, s->dump->nbits);
 	for (size_t i = 0; i < nout; i++) {
 		struct kw_part *p = &parts[i];
@@ -886,7 +897,9 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 
 		p->o = &outs[i];
 		p->start = i == 0 ? 0 : r >= total ? s->max_mapnr :
-		    select_pfn(s->dump, r);
+		    select_pfn(s->dump, r) / KW_SPLIT_ALIGN * KW_SPLIT_ALIGN;
+		if (i > 0 && p->start < parts[i - 1].start)
+			p->start = parts[i - 1].start;
 		if (i > 0)
 			parts[i - 1].end = p->start;
 		p->end = s->max_mapnr;
