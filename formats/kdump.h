@@ -177,7 +177,14 @@ typedef enum dk_status (*dk_kd_fill_fn)(void *, uint64_t pfn, uint8_t *page,
  * dumpgen for every variant of the format.
  */
 struct dk_kd_wspec {
-	unsigned		 version;	/* header_version, 1 to 6 */
+	unsigned		 version;	/* header_version, 1 to 6 (0
+						 * with diskdump) */
+	/*
+	 * The old "DISKDUMP" signature, header version 0: no kdump sub
+	 * header (block 1 zero, as an empty disk_dump_sub_header), no
+	 * notes; what libkdumpfile, crash and dumpkit read as diskdump.
+	 */
+	int			 diskdump;
 	enum dk_endian		 e;
 	const struct dk_layout	*hl, *sl;	/* header, sub header */
 	uint32_t		 block;		/* block_size: the page size */

@@ -534,9 +534,11 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 {
 	uint64_t bs = s->block, extra = 0;
 
-	if (s->version < 1 || s->version > KD_MAX_VERSION)
+	if (s->diskdump ? s->version != 0 : s->version < 1 ||
+	    s->version > KD_MAX_VERSION)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: header "
-		    "version %u: expected 1 to %u", s->version, KD_MAX_VERSION);
+		    "version %u: expected %s", s->version, s->diskdump ?
+		    "0 with the DISKDUMP signature" : "1 to 6");
 	if (bs < KD_MIN_BLOCK || bs > KD_MAX_BLOCK || (bs & (bs - 1)) != 0)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: block size "
 		    "%ju: expected a power of two from %u to %u",
@@ -544,7 +546,7 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 	if (s->max_mapnr == 0)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: no page "
 		    "frames (max_mapnr 0)");
-	g->sub_size = dk_layout_size(s->sl, s->version);
+	g->sub_size = s->version >= 1 ? dk_layout_size(s->sl, s->version) : 0;
 	g->note_off = g->vmci_off = 0;
 	if (s->version >= 4 && s->notes_size > 0) {
 		g->note_off = bs + g->sub_size;
@@ -556,6 +558,8 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 		extra = s->vmci_size;
 	}
 	g->sub_blocks = (g->sub_size + extra + bs - 1) / bs;
+	if (g->sub_blocks == 0)
+		g->sub_blocks = 1;	/* diskdump: one block of zeros */
 	g->bm_bytes = ((s->max_mapnr + 7) / 8 + bs - 1) / bs * bs;
 	g->bm_blocks = 2 * g->bm_bytes / bs;
 	return DK_OK;
@@ -609,7 +613,7 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 
 	if ((blk = calloc(1, bs)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
-	memcpy(h.s[KD_F_SIGNATURE], "KDUMP   ", 9);
+	memcpy(h.s[KD_F_SIGNATURE], s->diskdump ? "DISKDUMP" : "KDUMP   ", 9);
 	h.v[KD_F_HEADER_VERSION] = s->version;
 	h.v[KD_F_STATUS] = status;
 	h.v[KD_F_BLOCK_SIZE] = bs;
@@ -642,8 +646,8 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	free(blk);
 	if ((blk = calloc(g->sub_blocks, bs)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
-	if ((st = dk_layout_encode(s->sl, s->version, blk, s->e, &h, err)) !=
-	    DK_OK)
+	if (s->version >= 1 && (st = dk_layout_encode(s->sl, s->version, blk,
+	    s->e, &h, err)) != DK_OK)
 		goto out;
 	if (g->note_off != 0)
 		memcpy(blk + g->sub_size, s->notes, s->notes_size);

@@ -327,6 +327,23 @@ gk --variant incomplete -o "$T/gi" && read_equal "incomplete: a prefix" \
     -p 1 -m $M -i "$T/gi"
 expect_exit "incomplete: the header's flag" 0 'incomplete' \
     "$BIN/dumpinfo" "$T/gi"
+# The old "DISKDUMP" signature, header version 0: block 1 all zeros (no
+# kdump sub header), every page the fixture pattern (dumpcheck
+# --pattern).  libkdumpfile 0.5.1 reads no page of a version 0 file (its
+# PFN map is left empty when there is no sub header to read).
+for v in diskdump diskdump,lzo,excluded diskdump,snappy,zero; do
+	gk --variant "$v" -o "$T/gd" &&
+	    [ "$(head -c 8 "$T/gd")" = DISKDUMP ] &&
+	    [ "$(od -An -tu4 -j 8 -N4 "$T/gd" | tr -d ' ')" = 0 ] &&
+	    [ -z "$(od -An -v -tx1 -j 4096 -N 4096 "$T/gd" | tr -d ' 0\n')" ] &&
+	    out=$("$BIN/dumpcheck" --pattern 1 "$T/gd") &&
+	    grep -q ' 0 errors' <<<"$out" &&
+	    ok "dumpgen --variant $v: DISKDUMP, version 0, block 1 zero, the pattern" ||
+	    no "dumpgen --variant $v" "${out:-}"
+	rm -f "$T/gd"
+done
+expect_exit "--variant diskdump takes no --version" 3 'header version 0' \
+    gk --variant diskdump --version 6 -o "$T/gd"
 if have makedumpfile; then
 	gk --variant flat,zstd -o "$T/gf" &&
 	    makedumpfile -R "$T/gf.r" < "$T/gf" >/dev/null 2>&1 &&
