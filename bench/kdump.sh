@@ -14,11 +14,21 @@
 #   dumpconv --to kdump --compress zlib:1 with 1 and 2 threads;
 #   dumpconv --compress zstd:3 with 1 and 2 threads next to
 #   zstd -3 -T1 of the raw pages (the ELF, whole-stream: the floor).
+# Reading (the issue's row): dumpcheck --checksum of makedumpfile's own
+# kdump-zlib file of that input (every page read, decompressed and
+# hashed) next to makedumpfile -E of the same file; makedumpfile 1.7.2
+# refuses -E of a kdump-compressed file ("'-E' option is disable"), which
+# the row then says, so the baselines that read the same pages are
+# makedumpfile -F -d 0 FILE > /dev/null (every page read and decompressed,
+# written uncompressed to /dev/null as flattened records) and
+# makedumpfile -d 0 FILE OUT + sync OUT, and next to them what -E would
+# have written, dumpconv --to elf FILE (fsynced).
 # Peak RSS of each (bench/maxrss) and the output sizes.
 set -eu
 
 B=${BENCH_B:-build}
 DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
+DUMPCHECK=${DUMPCHECK:-$B/bin/dumpcheck}
 MAXRSS=${MAXRSS:-$B/bench/maxrss}
 REPEAT=${BENCH_REPEAT:-3}
 KMEM=${BENCH_KDUMP_MEM:-4G}
@@ -33,6 +43,10 @@ ratio() {
 }
 mib() {
 	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
+}
+# The machine is shared: the load average next to the figures it weighs on.
+load() {
+	echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 echo
@@ -76,9 +90,10 @@ best_med() {
 # makedumpfile ARGS... IN OUT, then sync OUT (a command maxrss runs).
 MDF='makedumpfile "$@" >/dev/null 2>&1 && eval "sync \"\${$#}\""'
 
-echo "input: $(mib "$(stat -c %s "$ELF")") MiB ELF, $(mib $(($(stat -c %b "$ELF") * 512))) MiB allocated"
+echo "input: $(mib "$(stat -c %s "$ELF")") MiB ELF, $(mib $(($(stat -c %b "$ELF") * 512))) MiB allocated; $(nproc) CPUs, $(load)"
 best_med mdf sh -c "$MDF" sh -c -d 1 "$raw" "$dir/out"
 m_best=$best; m_size=$size
+mv "$dir/out" "$dir/mdf.kdump"		# the kdump-zlib file the reads read
 row "makedumpfile -c -d 1 (baseline)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
 for t in 1 2; do
 	best_med dumpconv "$DUMPCONV" -q --to kdump --compress zlib:1 \
@@ -87,7 +102,7 @@ for t in 1 2; do
 	row "dumpconv --to kdump zlib:1 --threads $t" "${best} s" \
 	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; makedumpfile/dumpconv $(ratio "$m_best" "$best"), size $(ratio "$size" "$m_size")"
 done
-row "dumpconv zlib speedup, 2 threads" "" "$(ratio "$z1" "$z2")x"
+row "dumpconv zlib speedup, 2 threads" "" "$(ratio "$z1" "$z2")x; $(load)"
 best_med zstd sh -c 'zstd -q -3 -T1 -c "$1" > "$2" && sync "$2"' sh \
     "$ELF" "$dir/out"
 s_best=$best; s_size=$size
@@ -98,3 +113,36 @@ for t in 1 2; do
 	row "dumpconv --to kdump zstd:3 --threads $t" "${best} s" \
 	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; dumpconv/zstd $(ratio "$best" "$s_best"), size $(ratio "$size" "$s_size")"
 done
+
+# --- reading makedumpfile's kdump-zlib file -------------------------------
+kd=$dir/mdf.kdump
+cat "$kd" > /dev/null
+echo "reading makedumpfile's kdump-zlib file: $(mib "$(stat -c %s "$kd")") MiB," \
+    "$(load)"
+best_med cat sh -c 'cat "$1" > /dev/null' sh "$kd"
+row "cat FILE > /dev/null" "${best} s" "[${med} s]"
+best_med dumpcheck sh -c '"$1" --no-progress --checksum "$2" > /dev/null' \
+    sh "$DUMPCHECK" "$kd"
+c_best=$best
+row "dumpcheck --checksum FILE" "${best} s" "[${med} s] ${rss} KiB"
+rm -f "$dir/out"
+if e_msg=$(makedumpfile -E "$kd" "$dir/out" 2>&1); then
+	best_med mdf-E sh -c "$MDF" sh -E "$kd" "$dir/out"
+	row "makedumpfile -E FILE OUT (baseline)" "${best} s" \
+	    "[${med} s] ${rss} KiB; makedumpfile/dumpcheck $(ratio "$best" "$c_best")"
+else
+	e_msg=$(echo "$e_msg" | sed -n "s|.*\('-E' option.*\)|\1|p" |
+	    sed "s|$kd|FILE|g")
+	row "makedumpfile -E FILE OUT" "refused" "(makedumpfile $(makedumpfile \
+	    -v 2>&1 | awk 'NR == 1 { print $3 }'): ${e_msg:-failed})"
+fi
+best_med mdf-F sh -c 'makedumpfile -F -d 0 "$1" > /dev/null 2>&1' sh "$kd"
+row "makedumpfile -F -d 0 > /dev/null (baseline)" "${best} s" \
+    "[${med} s] ${rss} KiB; makedumpfile/dumpcheck $(ratio "$best" "$c_best")"
+best_med mdf-d0 sh -c "$MDF" sh -d 0 "$kd" "$dir/out"
+row "makedumpfile -d 0 FILE OUT, sync OUT" "${best} s" \
+    "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+best_med dumpconv-elf "$DUMPCONV" -q --to elf "$kd" -o "$dir/out"
+row "dumpconv --to elf FILE -o OUT (fsyncs)" "${best} s" \
+    "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+echo "end of bench/kdump.sh: $(load)"

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""mkvmcore.py NOTES_ELF SIZE OUT -- a Linux ELF vmcore of SIZE bytes of
-RAM that makedumpfile -d 1 converts, for bench/kdump.sh.
+"""mkvmcore.py [--zero] NOTES_ELF SIZE OUT -- a Linux ELF vmcore of SIZE
+bytes of RAM that makedumpfile -d 1 converts, for bench/kdump.sh.
+With --zero every made-up page is zero (a hole): a small file that
+makedumpfile reads in a second, for tests/kdump_write.sh.  SIZE is at
+least 384M (makedumpfile reads mem_map at 0x17cab000).
 
 NOTES_ELF is an x86_64 ELF vmcore of a real kernel (dumpconv --to elf of
 tests/data/linux/real-x86_64.kdump.xz): its notes (VMCOREINFO) and its
@@ -134,10 +137,14 @@ def runs(npages, rnd):
 
 
 def main():
-    src, size, path = sys.argv[1], size_arg(sys.argv[2]), sys.argv[3]
+    args = sys.argv[1:]
+    only_real = args[:1] == ["--zero"]
+    if only_real:
+        args = args[1:]
+    src, size, path = args[0], size_arg(args[1]), args[2]
     notes, real = read_src(src)
     rnd = random.Random(SEED)
-    pool = pools(rnd)
+    pool = pools(rnd) if not only_real else {}
     npages = size // PS
     # Kinds drawn per run with probability weight/mean, so that each
     # kind's share of pages is its weight.
@@ -145,12 +152,14 @@ def main():
     KINDS = [(k, w / m, m) for k, w, m in KINDS]
     kind = bytearray(npages)
     names = [k for k, _, _ in KINDS]
-    for first, n, k in runs(npages, rnd):
+    for first, n, k in runs(npages, rnd) if not only_real else ():
         kind[first:first + n] = bytes([names.index(k)]) * n
 
     def page(pfn):
         if pfn in real:
             return real[pfn]
+        if only_real:
+            return None
         k = names[kind[pfn]]
         if k == "zero":
             return None

@@ -56,8 +56,9 @@
 #  8. bench/vmcore.sh: dumpconv --to elf (a Linux ELF vmcore) of a
 #     generated 4 GiB vmcore and of real kdump and kernel vmcore files
 #     next to cp and makedumpfile -E -d 0 of the same input.
-#  9. The kdump writer next to makedumpfile -c -d 1 and zstd -3 -T1
-#     (bench/kdump.sh).
+#  9. The kdump writer next to makedumpfile -c -d 1 and zstd -3 -T1, and
+#     dumpcheck --checksum of makedumpfile's file next to makedumpfile
+#     -E (refused by 1.7.2), -F -d 0 and -d 0 (bench/kdump.sh).
 #
 # Peak RSS is measured by bench/maxrss (wait4 around the command: the
 # tools' whole life), so /usr/bin/time is not needed.

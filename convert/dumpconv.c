@@ -12,7 +12,9 @@
 #include <elf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +39,8 @@ static const char usage_text[] =
 "                [--arch ARCH] [--kernel FILE [--no-threads]]\n"
 "                INPUT -o OUTPUT\n"
 "       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
-"                [--threads N] [--split N] [--exclude-zero] [--force]\n"
-"                [--arch ARCH] [--page-size N] INPUT... -o OUTPUT|-\n"
+"                [--threads N] [--split N] [--exclude-zero | --keep-zero]\n"
+"                [--force] [--arch ARCH] [--page-size N] INPUT... -o OUTPUT|-\n"
 "       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --info [--json] --to portable INPUT\n"
 "       dumpconv --help | --version\n";
@@ -77,8 +79,9 @@ static const char help_text[] =
 "                       makedumpfile --split set\n"
 "      --exclude-zero   --to kdump: leave zero pages out of bitmap 2 (by\n"
 "                       default they share one stored zero page, as\n"
-"                       makedumpfile -d 1 writes them; --keep-zero)\n"
-"                       instead of leaving them out (dump level 1)\n"
+"                       makedumpfile -d 1 writes them: dump level 1)\n"
+"      --keep-zero      --to kdump: store each zero page as any other,\n"
+"                       as makedumpfile -d 0 does (dump level 0)\n"
 "  -i, --info           print what would be written; write nothing\n"
 "  -j, --json           with --info: one JSON object\n"
 "  -a, --arch ARCH      the input's architecture, where it cannot tell\n"
@@ -122,7 +125,8 @@ static const char help_text[] =
 "Codecs: zlib (levels 1-9, default 1, as makedumpfile -c), lzo (1:\n"
 "lzo1x_1, the default; 9: lzo1x_999), snappy, zstd (1-19, default 1),\n"
 "none; a page that does not shrink is stored as it is.  Zero pages share\n"
-"one stored zero page (makedumpfile -d 1) unless --exclude-zero.\n"
+"one stored zero page (makedumpfile -d 1) unless --exclude-zero or\n"
+"--keep-zero; the header's dump level says which (1, or the source's).\n"
 "VMCOREINFO and the ELF notes are carried across.  -o - writes the\n"
 "flattened form (makedumpfile -F) to standard output.\n"
 "\n"
@@ -159,53 +163,109 @@ struct opts {
 	unsigned	 split;		/* --split N */
 	int		 zero_given;	/* --keep-zero or --exclude-zero */
 	int		 exclude_zero;	/* --exclude-zero */
+	int		 keep_zero;	/* --keep-zero */
 	const char	*in;
 	const char	*out;
 	struct dk_open_opts open;
 };
 
 /*
- * The temporary output's name, for the signal handler: a conversion
+ * The temporary outputs' names, for the signal handler: a conversion
  * interrupted (^C, kill, SIGXFSZ from a file size limit) leaves nothing
- * behind, as one that fails does.  A copy, so that the handler never
- * reads what dk_out_commit() frees; once the file is renamed into place,
- * the name is gone and unlink() does nothing.  This program's only
- * globals.
+ * behind, as one that fails does; a split set has one per part.  Copies,
+ * so that the handler never reads what dk_out_commit() frees; each name
+ * is whole before the count covers it (the store is fenced), and names
+ * are registered with the signals blocked, from the temporary file's
+ * creation on.  Once a file is renamed into place its name is gone and
+ * unlink() does nothing.  This program's only globals.
  */
-static char tmp_name[4096];
-static volatile sig_atomic_t tmp_output;
+static char *tmp_names[KD_MAX_PARTS];
+static volatile sig_atomic_t tmp_count;
+
+static const int fatal_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
 
 static void
 on_fatal_signal(int sig)
 {
-	if (tmp_output)
-		(void)unlink(tmp_name);
+	for (sig_atomic_t i = 0; i < tmp_count; i++)
+		(void)unlink(tmp_names[i]);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
+/* Block (how SIG_BLOCK) or unblock (SIG_SETMASK, *old) the signals. */
 static void
-catch_fatal_signals(const char *tmp)
+fatal_mask(int how, sigset_t *old)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < DK_ARRAY_LEN(fatal_sigs); i++)
+		sigaddset(&set, fatal_sigs[i]);
+	if (how == SIG_BLOCK)
+		(void)pthread_sigmask(SIG_BLOCK, &set, old);
+	else
+		(void)pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void
+catch_fatal_signals(void)
+{
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	if (strlen(tmp) >= sizeof(tmp_name))
-		return;
-	memcpy(tmp_name, tmp, strlen(tmp) + 1);
-	tmp_output = 1;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < DK_ARRAY_LEN(fatal_sigs); i++)
+		sigaddset(&sa.sa_mask, fatal_sigs[i]);
+	for (size_t i = 0; i < DK_ARRAY_LEN(fatal_sigs); i++) {
 		struct sigaction old;
 
 		/* An ignored signal stays ignored (nohup, trap ''). */
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			(void)sigaction(sigs[i], &sa, NULL);
+		if (sigaction(fatal_sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN && old.sa_handler !=
+		    on_fatal_signal)
+			(void)sigaction(fatal_sigs[i], &sa, NULL);
+	}
+}
+
+/*
+ * dk_out_open, its temporary name registered for the signal handler
+ * before a signal can come between the two.
+ */
+static enum dk_status
+out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
+{
+	enum dk_status st;
+	sigset_t old;
+
+	fatal_mask(SIG_BLOCK, &old);
+	catch_fatal_signals();
+	if ((st = dk_out_open(o, path, force, err)) == DK_OK &&
+	    (size_t)tmp_count < DK_ARRAY_LEN(tmp_names)) {
+		if ((tmp_names[tmp_count] = strdup(o->tmp)) == NULL) {
+			dk_out_abort(o);
+			st = dk_err_set(err, DK_ENOMEM, "out of memory");
+		} else {
+			atomic_signal_fence(memory_order_release);
+			tmp_count++;
+		}
+	}
+	fatal_mask(SIG_SETMASK, &old);
+	return st;
+}
+
+/* The outputs are committed or removed: the handler has nothing to do. */
+static void
+tmp_forget(void)
+{
+	sig_atomic_t n = tmp_count;
+
+	tmp_count = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	for (sig_atomic_t i = 0; i < n; i++) {
+		free(tmp_names[i]);
+		tmp_names[i] = NULL;
 	}
 }
 
@@ -258,13 +318,12 @@ to_tar(const struct opts *o)
 
 	if (to_stdout)
 		st = dk_textdump_write(o->in, STDOUT_FILENO, &err);
-	else if ((st = dk_out_open(&out, o->out, o->force, &err)) == DK_OK) {
-		catch_fatal_signals(out.tmp);
+	else if ((st = out_open(&out, o->out, o->force, &err)) == DK_OK) {
 		if ((st = dk_textdump_write(o->in, out.fd, &err)) == DK_OK)
 			st = dk_out_commit(&out, &err);
 		else
 			dk_out_abort(&out);
-		tmp_output = 0;
+		tmp_forget();
 	}
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
@@ -624,13 +683,11 @@ convert(struct dk_dump *d, const struct opts *o)
 	if (pr.on && !o->native && !o->vmcore && !o->core32 &&
 	    dk_elfmini_plan_notes(d, o->flags, ntnotes, &plan, &err) == DK_OK)
 		pr.total = plan.file_size;
-	if (!to_stdout && dk_out_open(&out, o->out, o->force, &err) != DK_OK) {
+	if (!to_stdout && out_open(&out, o->out, o->force, &err) != DK_OK) {
 		fprintf(stderr, "dumpconv: %s\n", err.msg);
 		free(tnotes);
 		return TOOL_UNUSABLE;
 	}
-	if (!to_stdout)
-		catch_fatal_signals(out.tmp);
 	dk_sink_init(&sink, to_stdout ? STDOUT_FILENO : out.fd,
 	    to_stdout ? "standard output" : o->out);
 	if (pr.on) {
@@ -666,7 +723,7 @@ convert(struct dk_dump *d, const struct opts *o)
 		st = dk_out_commit(&out, &err);
 	else if (!to_stdout)
 		dk_out_abort(&out);
-	tmp_output = 0;
+	tmp_forget();
 	if (st != DK_OK) {
 		dk_zout_free(z);
 		free(tnotes);
@@ -729,8 +786,11 @@ kdump_options(struct opts *o)
 	 * which every reader reads.  --exclude-zero leaves them out of
 	 * bitmap 2 instead (a smaller file, but makedumpfile, libkdumpfile
 	 * and crash then refuse to read them: crash needs --zero_excluded).
+	 * Both are dump level 1 to makedumpfile.  --keep-zero stores each
+	 * zero page as any other, as makedumpfile -d 0 does: dump level 0.
 	 */
 	o->kd.keep_zero = !o->exclude_zero;
+	o->kd.store_zero = o->keep_zero;
 	o->kd.codec = KD_DH_ZLIB;
 	o->kd.level = 1;
 	if (o->zname != NULL && dk_kd_codec_parse(o->zname, &o->kd.codec,
@@ -789,6 +849,8 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 		json_u64(&j, "bitmap_bytes", bm);
 		json_u64(&j, "pages_to_store", cand);
 		json_bool(&j, "keep_zero", s.keep_zero);
+		json_bool(&j, "store_zero", s.store_zero);
+		json_u64(&j, "dump_level", dk_kd_dump_level(&s));
 		json_u64(&j, "notes_size", s.notes_size);
 		json_u64(&j, "vmcoreinfo_size", s.vmci_size);
 		json_str(&j, "machine", s.uts.s[KD_F_MACHINE]);
@@ -809,9 +871,11 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 	    s.uts.s[KD_F_MACHINE], s.uts.s[KD_F_RELEASE]);
 	printf("blocks:       %u bytes; max_mapnr %#jx; bitmaps 2 x %ju "
 	    "bytes\n", s.block, (uintmax_t)s.max_mapnr, (uintmax_t)bm);
-	printf("pages:        %ju to store; zero pages %s\n",
-	    (uintmax_t)cand, s.keep_zero ? "kept on one shared page" :
-	    "left out (dump level 1), found as they are written");
+	printf("pages:        %ju to store; zero pages %s; dump level %u\n",
+	    (uintmax_t)cand, s.store_zero ? "stored as any page (as "
+	    "makedumpfile -d 0)" : s.keep_zero ? "kept on one shared page (as "
+	    "makedumpfile -d 1)" : "left out of bitmap 2, found as they are "
+	    "written", dk_kd_dump_level(&s));
 	if (s.codec == 0)
 		printf("codec:        none\n");
 	else
@@ -826,6 +890,36 @@ kdump_info(struct dk_dump *d, const struct opts *o)
 		    "to store shared evenly\n", o->split, o->split);
 	dk_kd_spec_free(&s);
 	return TOOL_OK;
+}
+
+/*
+ * Commit the nf files of a set (st DK_OK) or remove them all: the set
+ * appears whole or not at all.  The slow part (fsync) is done first, the
+ * signal handler still removing every temporary file; the renames then
+ * with the signals blocked (one that comes is taken once the set is in
+ * place); a rename that fails removes the parts already renamed.
+ */
+static enum dk_status
+commit_all(struct dk_out *files, const char (*names)[4200], unsigned nf,
+    enum dk_status st, struct dk_err *err)
+{
+	unsigned done = 0;
+	sigset_t old;
+
+	for (unsigned i = 0; i < nf && st == DK_OK; i++)
+		st = dk_out_sync(&files[i], err);
+	fatal_mask(SIG_BLOCK, &old);
+	for (unsigned i = 0; i < nf; i++)
+		if (st == DK_OK && (st = dk_out_commit(&files[i], err)) ==
+		    DK_OK)
+			done++;
+		else
+			dk_out_abort(&files[i]);	/* again: harmless */
+	for (unsigned i = 0; st != DK_OK && i < done; i++)
+		(void)unlink(names[i]);
+	tmp_forget();
+	fatal_mask(SIG_SETMASK, &old);
+	return st;
 }
 
 /* --to kdump: one file, a split set, or the flattened stream. */
@@ -860,22 +954,15 @@ to_kdump(struct dk_dump *d, const struct opts *o)
 		outs[i].fd = STDOUT_FILENO;
 		if (to_stdout)
 			continue;
-		if ((st = dk_out_open(&files[i], names[i], o->force, &err)) ==
+		if ((st = out_open(&files[i], names[i], o->force, &err)) ==
 		    DK_OK) {
 			outs[i].fd = files[i].fd;
-			if (i == 0)
-				catch_fatal_signals(files[i].tmp);
 			nf++;
 		}
 	}
 	if (st == DK_OK)
 		st = dk_kd_write(&s, outs, o->split, &err);
-	for (unsigned i = 0; i < nf; i++)
-		if (st == DK_OK)
-			st = dk_out_commit(&files[i], &err);
-		else
-			dk_out_abort(&files[i]);
-	tmp_output = 0;
+	st = commit_all(files, names, nf, st, &err);
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpconv: %s%s\n", err.msg, to_stdout ? "" :
 		    "; nothing was written at the target");
@@ -990,6 +1077,7 @@ main(int argc, char **argv)
 		case 0x143:
 			o.zero_given = 1;
 			o.exclude_zero = c == 0x143;
+			o.keep_zero = c == 0x142;
 			break;
 		case 0x144:
 			if (tool_parse_page_size(&tool, optarg,

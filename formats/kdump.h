@@ -177,7 +177,14 @@ typedef enum dk_status (*dk_kd_fill_fn)(void *, uint64_t pfn, uint8_t *page,
  * dumpgen for every variant of the format.
  */
 struct dk_kd_wspec {
-	unsigned		 version;	/* header_version, 1 to 6 */
+	unsigned		 version;	/* header_version, 1 to 6 (0
+						 * with diskdump) */
+	/*
+	 * The old "DISKDUMP" signature, header version 0: no kdump sub
+	 * header (block 1 zero, as an empty disk_dump_sub_header), no
+	 * notes; what libkdumpfile, crash and dumpkit read as diskdump.
+	 */
+	int			 diskdump;
 	enum dk_endian		 e;
 	const struct dk_layout	*hl, *sl;	/* header, sub header */
 	uint32_t		 block;		/* block_size: the page size */
@@ -188,8 +195,15 @@ struct dk_kd_wspec {
 	int			 level;		/* 0: the codec's default */
 	unsigned		 threads;	/* compressing threads, >= 1 */
 	int			 keep_zero;	/* zero pages on one shared page */
-	unsigned		 dump_level;	/* the source's (1 is added
-						 * unless keep_zero) */
+	int			 store_zero;	/* zero pages stored one by one,
+						 * as any page (makedumpfile
+						 * -d 0); keep_zero unused */
+	/*
+	 * The source's; the header gets it with 1 (DL_EXCLUDE_ZERO) added
+	 * unless store_zero: makedumpfile -d 1 writes 1 whether zero pages
+	 * share one page or are left out of bitmap 2.
+	 */
+	unsigned		 dump_level;
 	uint64_t		 phys_base;
 	/* utsname (KD_F_SYSNAME...), KD_F_TV_SEC, KD_F_TV_USEC, KD_F_NR_CPUS. */
 	struct dk_hdr		 uts;
@@ -207,6 +221,9 @@ struct dk_kd_wspec {
 	uint64_t		 n_stored, n_raw, n_zero, n_missing;
 	uint64_t		 bytes;		/* of the files (the dump's) */
 };
+
+/* The header's dump_level for s (see dump_level above). */
+unsigned	dk_kd_dump_level(const struct dk_kd_wspec *);
 
 /* One file written: by offset (a regular file) or as flattened records. */
 struct dk_kd_out {
@@ -229,7 +246,8 @@ struct dk_kd_opts {
 	unsigned	 codec;
 	int		 level;
 	unsigned	 threads;
-	int		 keep_zero;
+	int		 keep_zero;	/* zero pages share one stored page */
+	int		 store_zero;	/* or each is stored (--keep-zero) */
 };
 
 /*

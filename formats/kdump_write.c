@@ -12,7 +12,8 @@
  * record in a flattened one).  Bitmap 2 is written last.  Each page is
  * compressed alone; one that does not shrink is stored as it is, with
  * no codec flag, as makedumpfile does.  With keep_zero every zero page's
- * descriptor points at one raw zero page, the first of the data.
+ * descriptor points at one raw zero page, the first of the data; with
+ * store_zero zero pages are not looked for (makedumpfile -d 0).
  *
  * Every header field goes through the layout tables (kdump_layout.c)
  * with dk_layout_encode, so the writer writes any version, byte order
@@ -41,6 +42,14 @@
 #include "kdump.h"
 
 #define	KW_MAX_THREADS	64
+/*
+ * A split part starts at a multiple of 64 PFNs: crash counts a part's
+ * pages of bitmap 2 by 64-bit words from start_pfn >> 6, so a part
+ * starting inside a word has the pages before it counted as its own and
+ * every page read from the wrong descriptor ("cannot resolve
+ * init_task_union").  makedumpfile's parts start on its split blocks.
+ */
+#define	KW_SPLIT_ALIGN	64u
 
 /* ---------------------------------------------------------------------- */
 /* Codecs.                                                                 */
@@ -367,7 +376,7 @@ batch_compress(struct kw *w, struct kw_codec *c, struct kw_batch *b)
 
 		if (b->kind[i] == P_MISSING)
 			continue;
-		if (page_zero(pg, bs)) {
+		if (!w->s->store_zero && page_zero(pg, bs)) {
 			b->kind[i] = P_ZERO;
 			continue;
 		}
@@ -525,9 +534,11 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 {
 	uint64_t bs = s->block, extra = 0;
 
-	if (s->version < 1 || s->version > KD_MAX_VERSION)
+	if (s->diskdump ? s->version != 0 : s->version < 1 ||
+	    s->version > KD_MAX_VERSION)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: header "
-		    "version %u: expected 1 to %u", s->version, KD_MAX_VERSION);
+		    "version %u: expected %s", s->version, s->diskdump ?
+		    "0 with the DISKDUMP signature" : "1 to 6");
 	if (bs < KD_MIN_BLOCK || bs > KD_MAX_BLOCK || (bs & (bs - 1)) != 0)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: block size "
 		    "%ju: expected a power of two from %u to %u",
@@ -535,7 +546,7 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 	if (s->max_mapnr == 0)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: no page "
 		    "frames (max_mapnr 0)");
-	g->sub_size = dk_layout_size(s->sl, s->version);
+	g->sub_size = s->version >= 1 ? dk_layout_size(s->sl, s->version) : 0;
 	g->note_off = g->vmci_off = 0;
 	if (s->version >= 4 && s->notes_size > 0) {
 		g->note_off = bs + g->sub_size;
@@ -547,6 +558,8 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 		extra = s->vmci_size;
 	}
 	g->sub_blocks = (g->sub_size + extra + bs - 1) / bs;
+	if (g->sub_blocks == 0)
+		g->sub_blocks = 1;	/* diskdump: one block of zeros */
 	g->bm_bytes = ((s->max_mapnr + 7) / 8 + bs - 1) / bs * bs;
 	g->bm_blocks = 2 * g->bm_bytes / bs;
 	return DK_OK;
@@ -600,7 +613,7 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 
 	if ((blk = calloc(1, bs)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
-	memcpy(h.s[KD_F_SIGNATURE], "KDUMP   ", 9);
+	memcpy(h.s[KD_F_SIGNATURE], s->diskdump ? "DISKDUMP" : "KDUMP   ", 9);
 	h.v[KD_F_HEADER_VERSION] = s->version;
 	h.v[KD_F_STATUS] = status;
 	h.v[KD_F_BLOCK_SIZE] = bs;
@@ -608,7 +621,7 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	h.v[KD_F_BITMAP_BLOCKS] = g->bm_blocks;
 	h.v[KD_F_MAX_MAPNR] = s->version >= 6 ? mapnr32 : s->max_mapnr;
 	h.v[KD_F_PHYS_BASE] = s->phys_base;
-	h.v[KD_F_DUMP_LEVEL] = s->dump_level | (s->keep_zero ? 0 : 1);
+	h.v[KD_F_DUMP_LEVEL] = dk_kd_dump_level(s);
 	h.v[KD_F_SPLIT] = n > 1;
 	h.v[KD_F_START_PFN] = n > 1 ? (s->version >= 6 && p->start > lmax ?
 	    lmax : p->start) : 0;
@@ -633,8 +646,8 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	free(blk);
 	if ((blk = calloc(g->sub_blocks, bs)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
-	if ((st = dk_layout_encode(s->sl, s->version, blk, s->e, &h, err)) !=
-	    DK_OK)
+	if (s->version >= 1 && (st = dk_layout_encode(s->sl, s->version, blk,
+	    s->e, &h, err)) != DK_OK)
 		goto out;
 	if (g->note_off != 0)
 		memcpy(blk + g->sub_size, s->notes, s->notes_size);
@@ -834,6 +847,12 @@ select_pfn(const struct dk_bitmap *bm, uint64_t r)
 	return lo;
 }
 
+unsigned
+dk_kd_dump_level(const struct dk_kd_wspec *s)
+{
+	return s->dump_level | (s->store_zero ? 0 : 1);
+}
+
 enum dk_status
 dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
     struct dk_err *err)
@@ -871,7 +890,10 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
 	if ((st = kw_init(&w, s, err)) != DK_OK)
 		goto out;
-	/* The parts' PFN ranges: the pages to store shared evenly. */
+	/*
+	 * The parts' PFN ranges: the pages to store shared evenly, each
+	 * start rounded down to KW_SPLIT_ALIGN.
+	 */
 	total = dk_bitmap_rank(s->dump, s->dump->nbits);
 	for (size_t i = 0; i < nout; i++) {
 		struct kw_part *p = &parts[i];
@@ -879,7 +901,9 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 
 		p->o = &outs[i];
 		p->start = i == 0 ? 0 : r >= total ? s->max_mapnr :
-		    select_pfn(s->dump, r);
+		    select_pfn(s->dump, r) / KW_SPLIT_ALIGN * KW_SPLIT_ALIGN;
+		if (i > 0 && p->start < parts[i - 1].start)
+			p->start = parts[i - 1].start;
 		if (i > 0)
 			parts[i - 1].end = p->start;
 		p->end = s->max_mapnr;
@@ -1185,7 +1209,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	s->codec = o->codec;
 	s->level = o->level;
 	s->threads = o->threads;
-	s->keep_zero = o->keep_zero;
+	s->keep_zero = o->keep_zero && !o->store_zero;
+	s->store_zero = o->store_zero;
 	s->stop_after = UINT64_MAX;
 	s->fill = read_fill;
 	s->fill_arg = d;

@@ -126,6 +126,7 @@ struct dk_out {
 	char	*path;		/* final name */
 	char	*tmp;		/* temporary name in the same directory */
 	int	 force;
+	int	 synced;	/* dk_out_sync done */
 };
 
 /*
@@ -134,6 +135,11 @@ struct dk_out {
  */
 enum dk_status	dk_out_open(struct dk_out *, const char *path, int force,
 		    struct dk_err *);
+/*
+ * fsync the temporary file (a set's parts all synced before any is
+ * renamed); dk_out_commit then does not sync again.
+ */
+enum dk_status	dk_out_sync(struct dk_out *, struct dk_err *);
 /* fsync the temporary file and rename it to its final name. */
 enum dk_status	dk_out_commit(struct dk_out *, struct dk_err *);
 /* Remove the temporary file; nothing is left at the target. */

@@ -78,16 +78,42 @@ dk_out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
 	return DK_OK;
 }
 
+/* 0, or -1 with errno: fsync unless done or DUMPKIT_NO_FSYNC=1. */
+static int
+out_fsync(struct dk_out *o)
+{
+	const char *nosync = getenv("DUMPKIT_NO_FSYNC");
+
+	if (o->synced || (nosync != NULL && strcmp(nosync, "1") == 0))
+		return 0;
+	if (fsync(o->fd) != 0)
+		return -1;
+	o->synced = 1;
+	return 0;
+}
+
+enum dk_status
+dk_out_sync(struct dk_out *o, struct dk_err *err)
+{
+	int e;
+
+	if (out_fsync(o) == 0)
+		return DK_OK;
+	e = errno;
+	dk_err_set(err, DK_ESYS, "%s: fsync: %s", o->path, strerror(e));
+	err->sys_errno = e;
+	dk_out_abort(o);
+	return DK_ESYS;
+}
+
 enum dk_status
 dk_out_commit(struct dk_out *o, struct dk_err *err)
 {
 	const char *what = "fsync";
-	const char *nosync = getenv("DUMPKIT_NO_FSYNC");
 	struct stat st;
-	int rc = 0;
+	int rc;
 
-	if (nosync == NULL || strcmp(nosync, "1") != 0)
-		rc = fsync(o->fd);
+	rc = out_fsync(o);
 	if (rc == 0) {
 		what = "close";
 		rc = close(o->fd);

@@ -8,7 +8,9 @@
  *    2, 3 and 9 the pattern), codec none: every header field, both
  *    bitmaps, the descriptors and the pages where the struct puts them;
  *    PFN 1 left out of bitmap 2; with keep_zero, its descriptor points
- *    at the shared zero page, the first of the data.
+ *    at the shared zero page, the first of the data; with store_zero,
+ *    at a page of its own; dump level 1, 1 and 0 (makedumpfile -c -d 1
+ *    writes 1 with a shared zero page, -d 0 stores each).
  *  - "i386": the same machine as a big-endian 32-bit writer's file with
  *    the packed sub header: block_size at 416, max_mapnr_64 at 72.
  *  - "threads": a 4 MiB machine in zlib, zstd and lzo written with 1, 2
@@ -198,15 +200,35 @@ START_TEST(bytes)
 	fill_page(&m.f, 9, page, NULL);
 	ck_assert_mem_eq(b + data + 2 * BS, page, BS);
 	free(b);
-	/* keep_zero: PFN 1 stored, pointing at the shared zero page. */
+	/*
+	 * keep_zero: PFN 1 stored, pointing at the shared zero page; dump
+	 * level 1 still, as makedumpfile -c -d 1 writes such a file.
+	 */
 	m.s.keep_zero = 1;
 	n = write_tmp(&m, &b, path);
 	unlink(path);
-	ck_assert_uint_eq(le(b + BS + 8, 4), 0);	/* dump_level */
+	ck_assert_uint_eq(le(b + BS + 8, 4), 1);	/* dump_level */
 	ck_assert_uint_eq(b[bm1 + BS], 0x0e);
 	ck_assert_uint_eq(le(b + desc, 8), data);	/* the zero page */
 	ck_assert_uint_eq(le(b + desc + 8, 4), BS);
 	ck_assert_uint_eq(le(b + desc + 24, 8), data + BS);
+	for (size_t i = 0; i < BS; i++)
+		ck_assert_uint_eq(b[data + i], 0);
+	ck_assert_uint_eq(n, data + 4 * BS);
+	free(b);
+	/*
+	 * store_zero: PFN 1 stored as any page (no codec: its zeros as they
+	 * are), no shared page, dump level 0, as makedumpfile -d 0.
+	 */
+	m.s.store_zero = 1;
+	m.s.keep_zero = 0;
+	n = write_tmp(&m, &b, path);
+	unlink(path);
+	ck_assert_uint_eq(le(b + BS + 8, 4), 0);	/* dump_level */
+	ck_assert_uint_eq(b[bm1 + BS], 0x0e);
+	ck_assert_uint_eq(le(b + desc, 8), data);	/* PFN 1's own page */
+	ck_assert_uint_eq(le(b + desc + 24, 8), data + BS);
+	ck_assert_uint_eq(le(b + desc + 72, 8), data + 3 * BS);
 	for (size_t i = 0; i < BS; i++)
 		ck_assert_uint_eq(b[data + i], 0);
 	ck_assert_uint_eq(n, data + 4 * BS);

@@ -156,6 +156,78 @@ conv "$S" -o "$T/kz" && read_equal "default: zero pages read (shared page)" \
     -z "$T/kz" "$S" || no "default: zero pages on one shared page"
 conv --exclude-zero "$S" -o "$T/xz" && read_equal "--exclude-zero" \
     "$T/xz" "$S" || no "--exclude-zero"
+conv --keep-zero "$S" -o "$T/kk" && read_equal "--keep-zero: each stored" \
+    -z "$T/kk" "$S" || no "--keep-zero"
+
+# --- The header's dump level against makedumpfile's on the same input: a
+# vmcore of the real kernel (bench/mkvmcore.py --zero: its notes and
+# pages at 384 MiB of RAM, the rest zero).  makedumpfile -c -d 1 shares
+# one zero page and writes 1, -c -d 0 stores each zero page and writes 0.
+# dump_level: the int at block_size (offset 428, LP64) + 8.
+dump_level() {
+	od -An -tu4 -j $(($(od -An -tu4 -j 428 -N4 "$1") + 8)) -N4 "$1" |
+	    tr -d ' '
+}
+if have makedumpfile && have python3; then
+	xz -dc "$(dirname "$0")/data/linux/real-x86_64.kdump.xz" > "$T/rk" &&
+	    "$BIN/dumpconv" -q --to elf "$T/rk" -o "$T/rk.elf" &&
+	    python3 "$(dirname "$0")/../bench/mkvmcore.py" --zero "$T/rk.elf" \
+	    384M "$T/z.elf" &&
+	    makedumpfile -c -d 1 "$T/z.elf" "$T/z.d1" >/dev/null 2>&1 &&
+	    makedumpfile -c -d 0 "$T/z.elf" "$T/z.d0" >/dev/null 2>&1 ||
+	    no "makedumpfile -c -d 1 and -d 0 of bench/mkvmcore.py --zero"
+	for x in "default|1|" "--exclude-zero|1|--exclude-zero" \
+	    "--keep-zero|0|--keep-zero"; do
+		IFS='|' read -r what d opt <<<"$x"
+		want=$(dump_level "$T/z.d$d")
+		conv $opt "$T/z.elf" -o "$T/z.$d$opt" &&
+		    got=$(dump_level "$T/z.$d$opt") &&
+		    [ "$want" = "$d" ] && [ "$got" = "$want" ] &&
+		    ok "$what: dump level $got, as makedumpfile -c -d $d" ||
+		    no "$what: dump level as makedumpfile -c -d $d" \
+		    "ours ${got:-?}, makedumpfile's ${want:-?}"
+	done
+	# How many descriptors point at the most shared page data: 1 when
+	# each zero page is stored (-d 0), thousands on a shared zero page.
+	shared() {
+		python3 -c 'import struct, sys
+f = open(sys.argv[1], "rb"); h = f.read(464)
+bs, sub, bmb = struct.unpack_from("<III", h, 428)
+f.seek((1 + sub + bmb // 2) * bs)	# bitmap 2, then the descriptors
+npages = sum(bin(b).count("1") for b in f.read(bmb // 2 * bs))
+n = {}
+for i in range(npages):
+    o = struct.unpack_from("<q", f.read(24))[0]; n[o] = n.get(o, 0) + 1
+print(max(n.values()) if n else 0)' "$1"
+	}
+	s0=$(shared "$T/z.d0") s1=$(shared "$T/z.d1")
+	sk=$(shared "$T/z.0--keep-zero") sd=$(shared "$T/z.1")
+	[ "$s0" = 1 ] && [ "$sk" = 1 ] && [ "$s1" -gt 1000 ] && [ "$sd" -gt 1000 ] &&
+	    ok "zero pages: --keep-zero stores each (as -d 0), the default shares one (as -d 1)" ||
+	    no "zero pages stored as makedumpfile -d 0 and -d 1 do" \
+	    "most shared: -d 0 $s0, --keep-zero $sk, -d 1 $s1, default $sd"
+	rm -f "$T"/z.* "$T"/rk*
+fi
+
+# --- Split parts start at multiples of 64 PFNs: crash counts a part's
+# bitmap 2 by 64-bit words from start_pfn >> 6 (crash 8.0.2 read every
+# page of a set of ours from the wrong descriptor before).  The real
+# dump, whose even shares start at PFNs 10901 and 10954; start_pfn is an
+# LP64 unsigned long at block_size + 16.
+xz -dc "$(dirname "$0")/data/linux/real-x86_64.kdump.xz" > "$T/ra.src"
+if conv --split 3 "$T/ra.src" -o "$T/ra"; then
+	starts=$(for i in 1 2 3; do od -An -tu8 -j $(($(od -An -tu4 -j 428 \
+	    -N4 "$T/ra.$i") + 16)) -N8 "$T/ra.$i"; done | tr -s ' \n' ' ')
+	bad=$(for v in $starts; do [ $((v % 64)) = 0 ] || echo "$v"; done)
+	[ -n "${starts// /}" ] && [ -z "$bad" ] &&
+	    ok "--split 3: each part starts at a multiple of 64 PFNs ($starts)" ||
+	    no "--split 3: each part starts at a multiple of 64 PFNs" "$starts"
+	read_equal "--split 3 of the real dump, joined" "$T/ra.src" \
+	    "$T/ra.1" "$T/ra.2" "$T/ra.3"
+else
+	no "dumpconv --split 3 of the real dump"
+fi
+rm -f "$T"/ra*
 
 # --- Flattened: -o - to a pipe; makedumpfile -R; dumpkit reads it too.
 if have makedumpfile; then
@@ -282,6 +354,23 @@ gk --variant incomplete -o "$T/gi" && read_equal "incomplete: a prefix" \
     -p 1 -m $M -i "$T/gi"
 expect_exit "incomplete: the header's flag" 0 'incomplete' \
     "$BIN/dumpinfo" "$T/gi"
+# The old "DISKDUMP" signature, header version 0: block 1 all zeros (no
+# kdump sub header), every page the fixture pattern (dumpcheck
+# --pattern).  libkdumpfile 0.5.1 reads no page of a version 0 file (its
+# PFN map is left empty when there is no sub header to read).
+for v in diskdump diskdump,lzo,excluded diskdump,snappy,zero; do
+	gk --variant "$v" -o "$T/gd" &&
+	    [ "$(head -c 8 "$T/gd")" = DISKDUMP ] &&
+	    [ "$(od -An -tu4 -j 8 -N4 "$T/gd" | tr -d ' ')" = 0 ] &&
+	    [ -z "$(od -An -v -tx1 -j 4096 -N 4096 "$T/gd" | tr -d ' 0\n')" ] &&
+	    out=$("$BIN/dumpcheck" --pattern 1 "$T/gd") &&
+	    grep -q ' 0 errors' <<<"$out" &&
+	    ok "dumpgen --variant $v: DISKDUMP, version 0, block 1 zero, the pattern" ||
+	    no "dumpgen --variant $v" "${out:-}"
+	rm -f "$T/gd"
+done
+expect_exit "--variant diskdump takes no --version" 3 'header version 0' \
+    gk --variant diskdump --version 6 -o "$T/gd"
 if have makedumpfile; then
 	gk --variant flat,zstd -o "$T/gf" &&
 	    makedumpfile -R "$T/gf.r" < "$T/gf" >/dev/null 2>&1 &&
@@ -324,6 +413,37 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=512k tmpfs "$T/full" \
 else
 	echo "# ENOSPC: no small tmpfs can be mounted here; skipped"
 fi
+
+# --- A signal mid-way: no temporary file, nothing at the target.  A
+# 256 MiB core at zstd:19 takes seconds; the signal comes once every
+# temporary file exists and the first has bytes.  env --default-signal: a
+# background job of a script starts with SIGINT ignored, and dumpconv
+# leaves an ignored signal ignored.
+"$BIN/dumpgen" -q --arch amd64 --format elf --mem 256M -o "$T/sigsrc"
+for x in "INT|130|" "TERM|143|" "INT|130|--split 3" "TERM|143|--split 3"; do
+	IFS='|' read -r sig want opt <<<"$x"
+	d=$T/sig-$sig-${opt:+split}
+	mkdir -p "$d"
+	n=1
+	[ -n "$opt" ] && n=3
+	env --default-signal=INT,TERM "$BIN/dumpconv" -q --to kdump \
+	    --compress zstd:19 $opt "$T/sigsrc" -o "$d/out" &
+	pid=$!
+	for _ in $(seq 250); do
+		[ "$(find "$d" -name 'out*.dumpkit-*' | wc -l)" -ge "$n" ] &&
+		    [ -n "$(find "$d" -name 'out*.dumpkit-*' -size +0)" ] &&
+		    break
+		sleep 0.02
+	done
+	seen=$(ls "$d" | tr '\n' ' ')
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = "$want" ] && [ -n "$seen" ] && [ -z "$(ls -A "$d")" ] &&
+	    ok "SIG$sig ${opt:-one file}: killed mid-way (exit $rc; there were $seen), nothing left" ||
+	    no "SIG$sig ${opt:-one file}: nothing left" \
+	    "exit $rc (expected $want), before: $seen, after: $(ls -A "$d")"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
