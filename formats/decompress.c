@@ -323,20 +323,23 @@ struct unz {
 	struct dk_unz		*u;
 	struct dec		 dec;
 	uint8_t			*in, *out;
+	uint64_t		 wpos;		/* put(): the next byte's offset */
+	/* Where unz_next stands: see there. */
+	uint64_t		 off, mstart;	/* next unread byte; member start */
+	size_t			 have, pos;	/* bytes in in, and taken */
+	int			 started, done;
 };
 
 /* Append n decompressed bytes; whole zero blocks become holes. */
 static enum dk_status
 put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 {
-	struct dk_unz *u = s->u;
-
-	while (n > 0) {
+		while (n > 0) {
 		size_t run = 0, k;
 		int zero;
 
 		/* A run of blocks, all zero or all not, on block bounds. */
-		k = UNZ_BLOCK - (size_t)(u->size % UNZ_BLOCK);
+		k = UNZ_BLOCK - (size_t)(s->wpos % UNZ_BLOCK);
 		if (k > n)
 			k = n;
 		zero = all_zero(p, k);
@@ -345,18 +348,18 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 			k = n - run < UNZ_BLOCK ? n - run : UNZ_BLOCK;
 		} while (k > 0 && all_zero(p + run, k) == zero);
 		while (!zero && run > 0) {
-			ssize_t w = pwrite(u->fd, p, run, (off_t)u->size);
+			ssize_t w = pwrite(s->u->fd, p, run, (off_t)s->wpos);
 
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
 				int e = w < 0 ? errno : ENOSPC;
 
-				dk_err_off(err, DK_ESYS, u->size, "%s: "
+				dk_err_off(err, DK_ESYS, s->wpos, "%s: "
 				    "writing the decompressed dump into %s "
 				    "(TMPDIR), decompressed offset %#jx: %s%s",
 				    s->src->name, tmp_dir(),
-				    (uintmax_t)u->size, strerror(e),
+				    (uintmax_t)s->wpos, strerror(e),
 				    e == ENOSPC ? " (it needs the allocated "
 				    "size of the decompressed dump there; set "
 				    "TMPDIR elsewhere)" : "");
@@ -366,11 +369,11 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 			p += w;
 			n -= (size_t)w;
 			run -= (size_t)w;
-			u->size += (uint64_t)w;
+			s->wpos += (uint64_t)w;
 		}
 		p += run;
 		n -= run;
-		u->size += run;
+		s->wpos += run;
 	}
 	return DK_OK;
 }
@@ -397,14 +400,15 @@ dk_spool_fd(int in, const char *name, int *fd, uint64_t *size,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			dk_err_off(err, DK_ESYS, u.size, "%s: reading at "
-			    "offset %#jx: %s", name, (uintmax_t)u.size,
+			dk_err_off(err, DK_ESYS, s.wpos, "%s: reading at "
+			    "offset %#jx: %s", name, (uintmax_t)s.wpos,
 			    strerror(errno));
 			err->sys_errno = errno;
 			st = DK_ESYS;
 		} else
 			st = put(&s, s.out, (size_t)n, err);
 	}
+	u.size = s.wpos;
 	/* A trailing hole still counts: the file is as long as the stream. */
 	if (st == DK_OK && ftruncate(u.fd, (off_t)u.size) != 0) {
 		dk_err_set(err, DK_ESYS, "%s: sizing the temporary copy in %s "
@@ -508,46 +512,54 @@ boundary(struct unz *s, uint64_t off, uint64_t *next, enum dk_status *st,
 	return 0;
 }
 
-/* Decode every member; u->fd is open. */
+/*
+ * Decode the next stretch of the stream into s->out: *made bytes (up to
+ * UNZ_OUT; 0 only with s->done set, at the end of the last member),
+ * member after member, with the checks at each boundary.  u->size
+ * counts what was made.  Resumable: the spool and the one-pass stream
+ * both drive it.
+ */
 static enum dk_status
-unz_run(struct unz *s, struct dk_err *err)
+unz_next(struct unz *s, size_t *made, struct dk_err *err)
 {
 	const struct dk_src *src = s->src;
 	struct dk_unz *u = s->u;
-	uint64_t off = 0, mstart = 0;	/* next unread byte; member start */
-	size_t have = 0, pos = 0;	/* bytes in s->in, and taken */
 	enum dk_status st;
 
-	if (!boundary(s, 0, &mstart, &st, err)) {
-		if (st != DK_OK)
-			return st;
-		u->fail_off = 0;
-		return dk_err_off(err, DK_ECORRUPT, 0, "%s: compressed offset "
-		    "0: expected a %s, found %s", src->name,
-		    kinds[u->kind].unit,
-		    src->size == 0 ? "an empty file" : "zero bytes");
+	*made = 0;
+	if (!s->started) {
+		s->started = 1;
+		if (!boundary(s, 0, &s->mstart, &st, err)) {
+			s->done = 1;
+			if (st != DK_OK)
+				return st;
+			u->fail_off = 0;
+			return dk_err_off(err, DK_ECORRUPT, 0, "%s: compressed "
+			    "offset 0: expected a %s, found %s", src->name,
+			    kinds[u->kind].unit, src->size == 0 ?
+			    "an empty file" : "zero bytes");
+		}
+		s->off = s->mstart;
 	}
-	for (;;) {
-		size_t used, made;
+	while (!s->done && *made < UNZ_OUT) {
+		size_t used, got;
 		int end, eof;
 		const char *why;
 
-		if (pos == have && off < src->size) {
-			have = src->size - off < UNZ_IN ?
-			    (size_t)(src->size - off) : UNZ_IN;
-			if ((st = dk_src_pread(src, s->in, have, off,
+		if (s->pos == s->have && s->off < src->size) {
+			s->have = src->size - s->off < UNZ_IN ?
+			    (size_t)(src->size - s->off) : UNZ_IN;
+			if ((st = dk_src_pread(src, s->in, s->have, s->off,
 			    "compressed data", err)) != DK_OK)
 				return st;
-			off += have;
-			pos = 0;
+			s->off += s->have;
+			s->pos = 0;
 		}
-		eof = off == src->size;
-		st = dec_step(&s->dec, s->in + pos, have - pos, eof, &used,
-		    s->out, UNZ_OUT, &made, &end, &why);
-		if (st == DK_OK && made > 0)
-			st = put(s, s->out, made, err);
-		else if (st != DK_OK && st != DK_ESYS) {
-			u->fail_off = off - have + pos + used;
+		eof = s->off == src->size;
+		st = dec_step(&s->dec, s->in + s->pos, s->have - s->pos, eof,
+		    &used, s->out + *made, UNZ_OUT - *made, &got, &end, &why);
+		if (st != DK_OK) {
+			u->fail_off = s->off - s->have + s->pos + used;
 			if (st == DK_ENOMEM)
 				return dk_err_set(err, st, "%s: %s decoder: out "
 				    "of memory", src->name, dk_comp_name(u->kind));
@@ -556,49 +568,71 @@ unz_run(struct unz *s, struct dk_err *err)
 			    "expected %s, found %s (%ju bytes decoded)",
 			    src->name, (uintmax_t)u->fail_off,
 			    kinds[u->kind].unit, (uintmax_t)u->members + 1,
-			    (uintmax_t)mstart,
+			    (uintmax_t)s->mstart,
 			    st == DK_ELIMIT ? "a window the decoder's memory "
 			    "limit allows" : "data that decodes",
 			    why, (uintmax_t)u->size);
 		}
-		if (st != DK_OK)
-			return st;
-		pos += used;
+		*made += got;
+		u->size += got;
+		s->pos += used;
 		if (end) {
-			uint64_t at = off - have + pos;
+			uint64_t at = s->off - s->have + s->pos;
 
 			u->members++;
 			u->in_end = at;
-			if (!boundary(s, at, &mstart, &st, err))
+			if (!boundary(s, at, &s->mstart, &st, err)) {
+				s->done = 1;
 				return st;
+			}
 			/* The next member: decode from its first byte. */
-			if (mstart != at) {
-				off = mstart;
-				pos = have = 0;
+			if (s->mstart != at) {
+				s->off = s->mstart;
+				s->pos = s->have = 0;
 			}
 			if ((st = dec_start(&s->dec, src->name, err)) != DK_OK)
 				return st;
 			continue;
 		}
-		if (used == 0 && made == 0 && pos == have && eof) {
+		if (used == 0 && got == 0 && s->pos == s->have && eof) {
 			u->fail_off = src->size;
 			return dk_err_off(err, DK_ETRUNC, src->size, "%s: "
 			    "compressed offset %#jx: %s %ju (from %#jx): "
 			    "expected more compressed data, found the end of "
 			    "the file (%ju bytes decoded)", src->name,
 			    (uintmax_t)src->size, kinds[u->kind].unit,
-			    (uintmax_t)u->members + 1, (uintmax_t)mstart,
+			    (uintmax_t)u->members + 1, (uintmax_t)s->mstart,
 			    (uintmax_t)u->size);
 		}
-		if (used == 0 && made == 0 && pos < have) {
+		if (used == 0 && got == 0 && s->pos < s->have) {
 			/* The three libraries buffer what they take: never. */
-			u->fail_off = off - have + pos;
+			u->fail_off = s->off - s->have + s->pos;
 			return dk_err_off(err, DK_ECORRUPT, u->fail_off, "%s: "
 			    "compressed offset %#jx: the %s decoder makes no "
 			    "progress", src->name, (uintmax_t)u->fail_off,
 			    dk_comp_name(u->kind));
 		}
 	}
+	return DK_OK;
+}
+
+/* Decode every member into u->fd, which is open. */
+static enum dk_status
+unz_run(struct unz *s, struct dk_err *err)
+{
+	enum dk_status st;
+	size_t made;
+
+	do {
+		/* What decoded before an error is kept (keep_partial). */
+		struct dk_err e2;
+
+		st = unz_next(s, &made, err);
+		if (made > 0 && put(s, s->out, made, st == DK_OK ? err : &e2) !=
+		    DK_OK && st == DK_OK)
+			st = err->code;
+	} while (st == DK_OK && !s->done);
+	return st;
 }
 
 enum dk_status
