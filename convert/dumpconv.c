@@ -638,6 +638,9 @@ convert(struct dk_dump *d, const struct opts *o)
 	else if (st == DK_OK)
 		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
 		    &err);
+	/* The rest of a one-pass input, checked before the output stands. */
+	if (st == DK_OK)
+		st = dk_stream_end(d, &err);
 	if (st == DK_OK && z != NULL)
 		st = dk_zout_finish(z, &err);
 	if (st == DK_OK)
@@ -852,6 +855,8 @@ to_kdump(struct dk_dump *d, const struct opts *o)
 	}
 	if (st == DK_OK)
 		st = dk_kd_write(&s, outs, o->split, &err);
+	if (st == DK_OK)
+		st = dk_stream_end(d, &err);
 	for (unsigned i = 0; i < nf; i++)
 		if (st == DK_OK)
 			st = dk_out_commit(&files[i], &err);
@@ -1012,9 +1017,12 @@ main(int argc, char **argv)
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return tool_finish(&tool, to_tar(&o));
-	if ((argc - optind > 1 ? dk_open_set((const char *const *)argv + optind,
-	    (size_t)(argc - optind), &o.open, &d, &err) : dk_open(o.in,
-	    &o.open, &d, &err)) != DK_OK) {
+	/*
+	 * The conversions read the dump in order: a zstd input is decoded
+	 * as it is read, in one pass, not into a temporary file first.
+	 */
+	if (dk_open_stream((const char *const *)argv + optind,
+	    (size_t)(argc - optind), &o.open, &d, &err) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;
 

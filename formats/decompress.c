@@ -36,7 +36,6 @@
 
 #define	UNZ_IN		(64u << 10)	/* compressed bytes per read */
 #define	UNZ_OUT		(1u << 20)	/* decompressed bytes per write */
-#define	UNZ_BLOCK	4096u		/* zero blocks of this size are holes */
 #define	UNZ_ZSTD_SLICE	4096u		/* compressed bytes per zstd call */
 
 static const uint8_t gzip_magic[] = { 0x1f, 0x8b, 0x08 };
@@ -312,12 +311,6 @@ fail:
 	return -1;
 }
 
-static int
-all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
-}
-
 struct unz {
 	const struct dk_src	*src;
 	struct dk_unz		*u;
@@ -339,14 +332,14 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 		int zero;
 
 		/* A run of blocks, all zero or all not, on block bounds. */
-		k = UNZ_BLOCK - (size_t)(s->wpos % UNZ_BLOCK);
+		k = DK_ZBLOCK - (size_t)(s->wpos % DK_ZBLOCK);
 		if (k > n)
 			k = n;
-		zero = all_zero(p, k);
+		zero = dk_all_zero(p, k);
 		do {
 			run += k;
-			k = n - run < UNZ_BLOCK ? n - run : UNZ_BLOCK;
-		} while (k > 0 && all_zero(p + run, k) == zero);
+			k = n - run < DK_ZBLOCK ? n - run : DK_ZBLOCK;
+		} while (k > 0 && dk_all_zero(p + run, k) == zero);
 		while (!zero && run > 0) {
 			ssize_t w = pwrite(s->u->fd, p, run, (off_t)s->wpos);
 
@@ -635,6 +628,19 @@ unz_run(struct unz *s, struct dk_err *err)
 	return st;
 }
 
+/* Inside a container (a device image): where the stream is in the file. */
+static void
+note_base(const struct dk_src *src, const struct dk_unz *u, enum dk_status st,
+    struct dk_err *err)
+{
+	size_t n = strlen(err->msg);
+
+	if ((st == DK_ETRUNC || st == DK_ECORRUPT) && src->base != 0)
+		snprintf(err->msg + n, sizeof(err->msg) - n, " [the stream "
+		    "starts at file offset %#jx: file offset %#jx]",
+		    (uintmax_t)src->base, (uintmax_t)(src->base + u->fail_off));
+}
+
 enum dk_status
 dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
     struct dk_unz *u, struct dk_err *err)
@@ -669,14 +675,7 @@ dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
 		err->sys_errno = errno;
 		st = DK_ESYS;
 	}
-	/* Inside a container (a device image): where that is in the file. */
-	if ((st == DK_ETRUNC || st == DK_ECORRUPT) && src->base != 0) {
-		size_t n = strlen(err->msg);
-
-		snprintf(err->msg + n, sizeof(err->msg) - n, " [the stream "
-		    "starts at file offset %#jx: file offset %#jx]",
-		    (uintmax_t)src->base, (uintmax_t)(src->base + u->fail_off));
-	}
+	note_base(src, u, st, err);
 out:
 	dec_free(&s.dec);
 	free(s.in);
@@ -687,6 +686,411 @@ out:
 		u->fd = -1;
 	}
 	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The one-pass stream (private.h, struct dk_zsrc).                        */
+
+#define	ZSRC_HEAD_MAX	(64u << 20)	/* kept before the pass, at most */
+#define	ZSTD_HDR_MAX	18		/* magic + the longest frame header */
+
+struct dk_zsrc {
+	struct dk_src	 outer;		/* the compressed stream */
+	struct dk_unz	 u;
+	struct unz	 s;		/* s.out holds [win, win + nwin) */
+	uint64_t	 win;
+	size_t		 nwin;
+	uint8_t		*head;		/* [0, nhead) decoded before the pass */
+	size_t		 nhead, caphead;
+	int		 seq;		/* the pass began: head is final */
+	int		 fd;		/* the spool after a fallback, or -1 */
+	enum dk_status	 failed;	/* a decoding error, sticky */
+	struct dk_err	 ferr;
+	struct dk_zstats st;
+};
+
+static uint32_t
+le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/*
+ * The decompressed size of the zstd stream src from its frames'
+ * headers, without decoding (RFC 8878 3.1.1): every frame must declare
+ * its content size; its blocks are walked by their 3-byte headers
+ * (Last_Block, Block_Type, Block_Size; an RLE block holds one byte) to
+ * the next frame; skippable frames give nothing; zero bytes to the end
+ * are padding.  0 when it cannot tell (a frame without the size, a
+ * reserved block type, a cut frame, other bytes after the last frame):
+ * the spool then decodes the stream and says what is wrong.  Each step
+ * advances by 3 bytes at least: bounded by the file's size.
+ */
+static int
+zstd_size(const struct dk_src *src, uint64_t *size)
+{
+	uint8_t b[ZSTD_HDR_MAX];
+	uint64_t off = 0, total = 0, frames = 0;
+	struct dk_err e;
+
+	while (off < src->size) {
+		size_t n = src->size - off < sizeof(b) ?
+		    (size_t)(src->size - off) : sizeof(b), h;
+		unsigned long long fcs;
+		int cksum;
+
+		if (dk_src_pread(src, b, n, off, "zstd frame header", &e) !=
+		    DK_OK)
+			return 0;
+		if (n >= 8 && (b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
+		    b[2] == 0x4d && b[3] == 0x18) {
+			off += 8 + (uint64_t)le32(b + 4);	/* skippable */
+			continue;
+		}
+		if (n < 4 || memcmp(b, zstd_magic, 4) != 0)
+			break;
+		/*
+		 * Frame_Header_Descriptor: FCS_Field_Size from bits 7-6
+		 * (and Single_Segment, bit 5, which also drops the
+		 * Window_Descriptor), Dictionary_ID's from bits 1-0.
+		 */
+		h = n < 5 ? 0 : 5 + !(b[4] & 0x20) +
+		    (size_t)"\0\1\2\4"[b[4] & 3] +
+		    (size_t)"\0\2\4\10"[b[4] >> 6] + (b[4] >> 6 == 0 &&
+		    (b[4] & 0x20));
+		fcs = ZSTD_getFrameContentSize(b, n);
+		if (h == 0 || h > n || (b[4] & 0x08) ||
+		    fcs == ZSTD_CONTENTSIZE_UNKNOWN ||
+		    fcs == ZSTD_CONTENTSIZE_ERROR || total + fcs < total)
+			return 0;
+		total += fcs;
+		cksum = (b[4] >> 2) & 1;	/* Content_Checksum_flag */
+		off += h;
+		for (;;) {
+			uint32_t v;
+
+			if (src->size - off < 3 || dk_src_pread(src, b, 3, off,
+			    "zstd block header", &e) != DK_OK)
+				return 0;
+			v = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+			    (uint32_t)b[2] << 16;
+			if (((v >> 1) & 3) == 3)
+				return 0;		/* reserved type */
+			off += 3 + (((v >> 1) & 3) == 1 ? 1 : v >> 3);
+			if (off > src->size)
+				return 0;
+			if (v & 1)
+				break;			/* Last_Block */
+		}
+		off += cksum ? 4 : 0;
+		if (off > src->size)
+			return 0;
+		frames++;
+	}
+	if (frames == 0 || off > src->size)
+		return 0;
+	while (off < src->size) {		/* padding: zeros only */
+		size_t n = src->size - off < sizeof(b) ?
+		    (size_t)(src->size - off) : sizeof(b);
+
+		if (dk_src_pread(src, b, n, off, "padding", &e) != DK_OK ||
+		    !dk_all_zero(b, n))
+			return 0;
+		off += n;
+	}
+	*size = total;
+	return 1;
+}
+
+/* Remember a decoding failure: every later read reports it again. */
+static enum dk_status
+zfail(struct dk_zsrc *z, enum dk_status st, struct dk_err *err)
+{
+	if (st == DK_OK)
+		return st;
+	note_base(&z->outer, &z->u, st, err);
+	z->failed = st;
+	z->ferr = *err;
+	return st;
+}
+
+/*
+ * A read went behind what is kept (or the head outgrew its bound):
+ * decode the whole stream again, into the temporary file the other
+ * path uses, and read from it from now on.
+ */
+static enum dk_status
+zspool(struct dk_zsrc *z, struct dk_err *err)
+{
+	struct dk_unz u;
+	enum dk_status st;
+
+	if ((st = dk_unz_file(&z->outer, z->u.kind, 0, &u, err)) != DK_OK)
+		return zfail(z, st, err);
+	z->fd = u.fd;
+	z->st.fallbacks++;
+	z->st.spooled += u.size;
+	z->st.decoded += u.size;
+	free(z->head);
+	z->head = NULL;
+	z->nhead = z->caphead = 0;
+	if (u.size != z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)u.size), err);
+	return DK_OK;
+}
+
+/* Decode the next stretch into the window (and the head, before the pass). */
+static enum dk_status
+zfill(struct dk_zsrc *z, struct dk_err *err)
+{
+	size_t made;
+	enum dk_status st;
+
+	if (z->s.done)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)z->u.size), err);
+	if ((st = unz_next(&z->s, &made, err)) != DK_OK)
+		return zfail(z, st, err);
+	z->win += z->nwin;
+	z->nwin = made;
+	z->st.decoded += made;
+	z->st.steps++;
+	if (z->win + made > z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->s.off, "its frames declare %ju decompressed bytes, "
+		    "they decode to more", (uintmax_t)z->st.size), err);
+	/*
+	 * A consumer that reads this far without saying it reads in order
+	 * is taken to: the head stops here (a read behind it spools).
+	 */
+	if (!z->seq && z->nhead + made > ZSRC_HEAD_MAX)
+		z->seq = 1;
+	if (z->seq || made == 0)
+		return DK_OK;
+	if (z->nhead + made > z->caphead) {
+		size_t c = z->caphead ? z->caphead : UNZ_OUT;
+		uint8_t *p;
+
+		while (c < z->nhead + made)
+			c *= 2;
+		if ((p = realloc(z->head, c)) == NULL) {
+			z->seq = 1;	/* no more head: reads go on */
+			return DK_OK;
+		}
+		z->head = p;
+		z->caphead = c;
+	}
+	memcpy(z->head + z->nhead, z->s.out, made);
+	z->nhead += made;
+	return DK_OK;
+}
+
+/*
+ * Where the bytes at off are, decoding forward to them: *p and *n (the
+ * bytes there), or *n 0 once the stream is spooled.
+ */
+static enum dk_status
+zlocate(struct dk_zsrc *z, uint64_t off, const uint8_t **p, size_t *n,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	*n = 0;
+	while (z->fd < 0) {
+		if (z->failed != DK_OK) {
+			*err = z->ferr;
+			return z->failed;
+		}
+		if (off < z->nhead) {
+			*p = z->head + off;
+			*n = z->nhead - (size_t)off;
+			return DK_OK;
+		}
+		if (off >= z->win && off < z->win + z->nwin) {
+			*p = z->s.out + (off - z->win);
+			*n = z->nwin - (size_t)(off - z->win);
+			return DK_OK;
+		}
+		st = off >= z->win + z->nwin ? zfill(z, err) : zspool(z, err);
+		if (st != DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_zsrc_peek(struct dk_zsrc *z, uint64_t off, const uint8_t **p, size_t *n,
+    struct dk_err *err)
+{
+	size_t want = *n;
+	enum dk_status st;
+
+	z->st.reads++;
+	if ((st = zlocate(z, off, p, n, err)) == DK_OK && *n > want)
+		*n = want;
+	return st;
+}
+
+enum dk_status
+dk_zsrc_pread(struct dk_zsrc *z, void *buf, size_t len, uint64_t off,
+    const char *what, struct dk_err *err)
+{
+	uint8_t *b = buf;
+
+	z->st.reads++;
+	while (len > 0) {
+		const uint8_t *p;
+		size_t n;
+		enum dk_status st = zlocate(z, off, &p, &n, err);
+
+		if (st != DK_OK)
+			return st;
+		if (n == 0) {		/* spooled: the temporary file */
+			struct dk_src f = { .fd = z->fd, .size = z->st.size,
+			    .name = z->outer.name };
+
+			return dk_src_pread(&f, b, len, off, what, err);
+		}
+		if (n > len)
+			n = len;
+		memcpy(b, p, n);
+		b += n;
+		off += n;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+void
+dk_src_sequential(const struct dk_src *src)
+{
+	if (src->z != NULL)
+		src->z->seq = 1;
+}
+
+static void
+zsrc_free(struct dk_zsrc *z)
+{
+	if (z == NULL)
+		return;
+	dec_free(&z->s.dec);
+	free(z->s.in);
+	free(z->s.out);
+	free(z->head);
+	if (z->fd >= 0)
+		close(z->fd);
+	free(z);
+}
+
+/* A dump format's magic at 0 (whose probes read the start, not the end). */
+static int
+format_magic(const uint8_t *p)
+{
+	static const char *const magic[] = { "minidump", "\177ELF",
+	    "KDUMP   ", "DISKDUMP", "makedumpfile" };
+
+	for (size_t i = 0; i < DK_ARRAY_LEN(magic); i++)
+		if (memcmp(p, magic[i], strlen(magic[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A one-pass stream for d->src (kind k), if its decompressed size is
+ * known from its headers and it holds a format read from the start;
+ * DK_NOMATCH to take the spool instead.
+ */
+static enum dk_status
+zsrc_new(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
+    struct dk_err *err)
+{
+	struct dk_zsrc *z;
+	uint64_t size;
+	uint8_t m[16];
+	enum dk_status st;
+
+	*zp = NULL;
+	if (k != DK_COMP_ZSTD || src->z != NULL || !zstd_size(src, &size) ||
+	    size < sizeof(m))
+		return DK_NOMATCH;
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    src->name);
+	z->outer = *src;
+	z->u.kind = k;
+	z->u.fd = -1;
+	z->fd = -1;
+	z->st.size = size;
+	z->s.src = &z->outer;
+	z->s.u = &z->u;
+	z->s.dec.kind = k;
+	z->s.in = malloc(UNZ_IN);
+	z->s.out = malloc(UNZ_OUT);
+	if (z->s.in == NULL || z->s.out == NULL)
+		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
+	else if ((st = dec_start(&z->s.dec, src->name, err)) == DK_OK &&
+	    (st = dk_zsrc_pread(z, m, sizeof(m), 0, "magic", err)) == DK_OK &&
+	    !format_magic(m))
+		st = DK_NOMATCH;
+	if (st != DK_OK) {
+		zsrc_free(z);
+		return st;
+	}
+	*zp = z;
+	return DK_OK;
+}
+
+static struct dk_zsrc *
+stream_of(const struct dk_dump *d)
+{
+	for (size_t i = 0; i < d->nlayers; i++)
+		if (d->layers[i].z != NULL)
+			return d->layers[i].z;
+	return NULL;
+}
+
+enum dk_status
+dk_stream_end(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_zsrc *z = stream_of(d);
+	enum dk_status st;
+
+	if (z == NULL || z->fd >= 0)
+		return DK_OK;	/* the spool decoded and checked it whole */
+	z->seq = 1;
+	while (!z->s.done) {
+		if (z->failed != DK_OK) {
+			*err = z->ferr;
+			return z->failed;
+		}
+		if ((st = zfill(z, err)) != DK_OK)
+			return st;
+	}
+	if (z->u.size != z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)z->u.size), err);
+	return DK_OK;
+}
+
+int
+dk_stream_stats(const struct dk_dump *d, struct dk_zstats *out)
+{
+	const struct dk_zsrc *z = stream_of(d);
+
+	memset(out, 0, sizeof(*out));
+	if (z == NULL)
+		return 0;
+	*out = z->st;
+	out->head = z->nhead;
+	return 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -705,6 +1109,34 @@ ctr_probe(const struct dk_src *src, enum dk_comp kind, struct dk_err *err)
 	return dk_comp_detect(b, n) == kind ? DK_OK : DK_NOMATCH;
 }
 
+/* The layer of a one-pass stream: d->src becomes z. */
+static enum dk_status
+zsrc_layer(struct dk_dump *d, const struct dk_container_ops *ops,
+    struct dk_zsrc *z, char *name, size_t nlen)
+{
+	struct dk_layer *l = &d->layers[d->nlayers];
+
+	snprintf(name, nlen, "%s (decompressed)", d->src.name);
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	l->outer = d->src;
+	l->fd = -1;
+	l->z = z;
+	l->priv = name;
+	l->info.kind = dk_comp_name(z->u.kind);
+	l->info.offset = 0;
+	l->info.size = d->src.size;
+	snprintf(l->desc, sizeof(l->desc), "%ju bytes decompressed as they "
+	    "are read, in one pass (the size from the frame headers)",
+	    (uintmax_t)z->st.size);
+	l->info.desc = l->desc;
+	d->nlayers++;
+	DK_TRACE(d, "%s: %s", dk_comp_name(z->u.kind), l->desc);
+	d->src = (struct dk_src){ .fd = -1, .size = z->st.size, .name = name,
+	    .z = z };
+	return DK_OK;
+}
+
 static enum dk_status
 ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
     enum dk_comp kind, struct dk_err *err)
@@ -712,12 +1144,21 @@ ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
 	struct dk_layer *l = &d->layers[d->nlayers];
 	size_t nlen = strlen(d->src.name) + sizeof(" (decompressed)");
 	char *name = malloc(nlen);
+	struct dk_zsrc *z;
 	struct dk_unz u;
 	enum dk_status st;
 
 	if (name == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
+	if (d->stream_ok && (st = zsrc_new(&d->src, kind, &z, err)) !=
+	    DK_NOMATCH) {
+		if (st != DK_OK) {
+			free(name);
+			return st;
+		}
+		return zsrc_layer(d, ops, z, name, nlen);
+	}
 	if ((st = dk_unz_file(&d->src, kind, 0, &u, err)) != DK_OK) {
 		free(name);
 		return st;
@@ -749,7 +1190,16 @@ ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
 static void
 ctr_close(struct dk_dump *d, struct dk_layer *l)
 {
-	(void)d;
+	if (l->z != NULL && d->trace)
+		dk_trace_printf(d, "%s one pass: %ju bytes, %ju decoded in "
+		    "%ju steps, %ju reads, %ju kept before the pass, %ju "
+		    "fallbacks, %ju spooled", dk_comp_name(l->z->u.kind),
+		    (uintmax_t)l->z->st.size, (uintmax_t)l->z->st.decoded,
+		    (uintmax_t)l->z->st.steps, (uintmax_t)l->z->st.reads,
+		    (uintmax_t)l->z->nhead, (uintmax_t)l->z->st.fallbacks,
+		    (uintmax_t)l->z->st.spooled);
+	zsrc_free(l->z);
+	l->z = NULL;
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;

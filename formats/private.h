@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dumpkit.h"
 
@@ -63,6 +64,13 @@ enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
  * into a temporary file and reads it from there (a fallback, counted).
  */
 struct dk_zsrc;
+#define	DK_ZBLOCK	4096u	/* decompressed zero blocks become holes */
+/* All n bytes at p are zero (n may be 0). */
+static inline int
+dk_all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
 /* What a one-pass stream did (the work-bound tests read it). */
 struct dk_zstats {
 	uint64_t	size;		/* decompressed size, from the frames */
