@@ -285,6 +285,29 @@ code_of(const char *code)
 }
 
 /* Report a finding; the code's table gives the severity. */
+static void	deliver(struct dk_ck *, const struct dk_finding *);
+
+/*
+ * Keep f until the one-pass stream has decoded to its end; without the
+ * memory, the stream is given up (the check is then done on the spool).
+ */
+static void
+hold(struct dk_ck *c, const struct dk_finding *f)
+{
+	if (c->nheld == c->capheld) {
+		size_t n = c->capheld ? 2 * c->capheld : 16;
+		struct dk_finding *p = realloc(c->held, n * sizeof(*p));
+
+		if (p == NULL) {
+			c->stream_ok = 0;	/* redo it on the spool */
+			return;
+		}
+		c->held = p;
+		c->capheld = n;
+	}
+	c->held[c->nheld++] = *f;
+}
+
 static void
 emitv(struct dk_ck *c, const char *code, uint64_t off, uint64_t count,
     const char *fmt, va_list ap)
@@ -304,13 +327,24 @@ emitv(struct dk_ck *c, const char *code, uint64_t off, uint64_t count,
 		c->res->nwarnings++;
 	else
 		c->res->nnotes++;
+	if (c->z != NULL) {
+		hold(c, &f);
+		return;
+	}
+	deliver(c, &f);
+}
+
+/* Give f to the caller, up to max_findings. */
+static void
+deliver(struct dk_ck *c, const struct dk_finding *f)
+{
 	if (c->o->max_findings != 0 && c->delivered >= c->o->max_findings) {
 		c->res->nsuppressed++;
 		return;
 	}
 	c->delivered++;
 	if (c->o->finding != NULL)
-		c->o->finding(c->o->arg, &f);
+		c->o->finding(c->o->arg, f);
 }
 
 void
@@ -555,6 +589,7 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 	}
 	if (c->o->checksum)
 		dk_digest_init(&k.g, (size_t)page);
+	dk_src_sequential(&d->src);	/* the pages, in order from here */
 	c->progress_total = d->info.npages_present << d->page_shift;
 	while (dk_run_next(d, &it, &r)) {
 		if (r.offset == DK_OFF_ZERO) {	/* dumped as zeros, left out */
@@ -685,6 +720,8 @@ static void
 ck_free(struct dk_ck *c)
 {
 	dk_close(c->d);
+	dk_zsrc_close(c->z);
+	free(c->held);
 	if (c->unz_fd >= 0)
 		close(c->unz_fd);
 	free(c->pt.slot);
@@ -707,6 +744,8 @@ dk_check(const char *path, const struct dk_check_opts *o,
     struct dk_check_result *res, struct dk_err *err)
 {
 	struct dk_ck c;
+	struct dk_src orig;
+	struct dk_err e;
 	enum dk_status st;
 	int fd;
 
@@ -723,7 +762,20 @@ dk_check(const char *path, const struct dk_check_opts *o,
 		c.inner = 1;
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	orig = c.src;
+	c.stream_ok = !c.inner;		/* standard input is spooled already */
 	st = check_run(&c, err);
+	if (c.z != NULL && (!c.stream_ok || dk_zsrc_end(c.z, &e) != DK_OK)) {
+		/* The stream does not decode: check what the spool holds. */
+		ck_free(&c);
+		ck_init(&c, o, res);
+		c.src = orig;
+		c.path = path;
+		dk_err_clear(err);
+		st = check_run(&c, err);
+	}
+	for (size_t i = 0; i < c.nheld; i++)
+		deliver(&c, &c.held[i]);
 	ck_free(&c);
 	close(fd);
 	return st;

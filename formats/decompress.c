@@ -704,6 +704,7 @@ struct dk_zsrc {
 	size_t		 nhead, caphead;
 	int		 seq;		/* the pass began: head is final */
 	int		 fd;		/* the spool after a fallback, or -1 */
+	int		 trace;		/* DUMPKIT_TRACE: the counters at close */
 	enum dk_status	 failed;	/* a decoding error, sticky */
 	struct dk_err	 ferr;
 	struct dk_zstats st;
@@ -728,7 +729,7 @@ le32(const uint8_t *p)
  * advances by 3 bytes at least: bounded by the file's size.
  */
 static int
-zstd_size(const struct dk_src *src, uint64_t *size)
+zstd_size(const struct dk_src *src, uint64_t *size, uint64_t *end)
 {
 	uint8_t b[ZSTD_HDR_MAX];
 	uint64_t off = 0, total = 0, frames = 0;
@@ -790,6 +791,7 @@ zstd_size(const struct dk_src *src, uint64_t *size)
 	}
 	if (frames == 0 || off > src->size)
 		return 0;
+	*end = off;
 	while (off < src->size) {		/* padding: zeros only */
 		size_t n = src->size - off < sizeof(b) ?
 		    (size_t)(src->size - off) : sizeof(b);
@@ -974,11 +976,19 @@ dk_src_sequential(const struct dk_src *src)
 		src->z->seq = 1;
 }
 
-static void
-zsrc_free(struct dk_zsrc *z)
+void
+dk_zsrc_close(struct dk_zsrc *z)
 {
 	if (z == NULL)
 		return;
+	if (z->trace)
+		fprintf(stderr, "dumpkit: %s: %s one pass: %ju bytes, %ju "
+		    "decoded in %ju steps, %ju reads, %zu kept before the "
+		    "pass, %ju fallbacks, %ju spooled\n", z->outer.name,
+		    dk_comp_name(z->u.kind), (uintmax_t)z->st.size,
+		    (uintmax_t)z->st.decoded, (uintmax_t)z->st.steps,
+		    (uintmax_t)z->st.reads, z->nhead,
+		    (uintmax_t)z->st.fallbacks, (uintmax_t)z->st.spooled);
 	dec_free(&z->s.dec);
 	free(z->s.in);
 	free(z->s.out);
@@ -1006,27 +1016,31 @@ format_magic(const uint8_t *p)
  * known from its headers and it holds a format read from the start;
  * DK_NOMATCH to take the spool instead.
  */
-static enum dk_status
-zsrc_new(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
+enum dk_status
+dk_zsrc_open(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
     struct dk_err *err)
 {
 	struct dk_zsrc *z;
-	uint64_t size;
+	uint64_t size, end;
 	uint8_t m[16];
+	const char *t;
 	enum dk_status st;
 
 	*zp = NULL;
-	if (k != DK_COMP_ZSTD || src->z != NULL || !zstd_size(src, &size) ||
-	    size < sizeof(m))
+	if (k != DK_COMP_ZSTD || src->z != NULL ||
+	    !zstd_size(src, &size, &end) || size < sizeof(m))
 		return DK_NOMATCH;
 	if ((z = calloc(1, sizeof(*z))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    src->name);
 	z->outer = *src;
+	z->trace = (t = getenv("DUMPKIT_TRACE")) != NULL && *t != '\0' &&
+	    strcmp(t, "0") != 0;
 	z->u.kind = k;
 	z->u.fd = -1;
 	z->fd = -1;
 	z->st.size = size;
+	z->st.in_end = end;
 	z->s.src = &z->outer;
 	z->s.u = &z->u;
 	z->s.dec.kind = k;
@@ -1039,7 +1053,7 @@ zsrc_new(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
 	    !format_magic(m))
 		st = DK_NOMATCH;
 	if (st != DK_OK) {
-		zsrc_free(z);
+		dk_zsrc_close(z);
 		return st;
 	}
 	*zp = z;
@@ -1059,9 +1073,20 @@ enum dk_status
 dk_stream_end(struct dk_dump *d, struct dk_err *err)
 {
 	struct dk_zsrc *z = stream_of(d);
+
+	return z != NULL ? dk_zsrc_end(z, err) : DK_OK;
+}
+
+enum dk_status
+dk_zsrc_end(struct dk_zsrc *z, struct dk_err *err)
+{
 	enum dk_status st;
 
-	if (z == NULL || z->fd >= 0)
+	if (z->failed != DK_OK) {
+		*err = z->ferr;
+		return z->failed;
+	}
+	if (z->fd >= 0)
 		return DK_OK;	/* the spool decoded and checked it whole */
 	z->seq = 1;
 	while (!z->s.done) {
@@ -1083,8 +1108,12 @@ dk_stream_end(struct dk_dump *d, struct dk_err *err)
 int
 dk_stream_stats(const struct dk_dump *d, struct dk_zstats *out)
 {
-	const struct dk_zsrc *z = stream_of(d);
+	return dk_zsrc_stats(stream_of(d), out);
+}
 
+int
+dk_zsrc_stats(const struct dk_zsrc *z, struct dk_zstats *out)
+{
 	memset(out, 0, sizeof(*out));
 	if (z == NULL)
 		return 0;
@@ -1151,7 +1180,7 @@ ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
 	if (name == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
-	if (d->stream_ok && (st = zsrc_new(&d->src, kind, &z, err)) !=
+	if (d->stream_ok && (st = dk_zsrc_open(&d->src, kind, &z, err)) !=
 	    DK_NOMATCH) {
 		if (st != DK_OK) {
 			free(name);
@@ -1190,15 +1219,8 @@ ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
 static void
 ctr_close(struct dk_dump *d, struct dk_layer *l)
 {
-	if (l->z != NULL && d->trace)
-		dk_trace_printf(d, "%s one pass: %ju bytes, %ju decoded in "
-		    "%ju steps, %ju reads, %ju kept before the pass, %ju "
-		    "fallbacks, %ju spooled", dk_comp_name(l->z->u.kind),
-		    (uintmax_t)l->z->st.size, (uintmax_t)l->z->st.decoded,
-		    (uintmax_t)l->z->st.steps, (uintmax_t)l->z->st.reads,
-		    (uintmax_t)l->z->nhead, (uintmax_t)l->z->st.fallbacks,
-		    (uintmax_t)l->z->st.spooled);
-	zsrc_free(l->z);
+	(void)d;
+	dk_zsrc_close(l->z);
 	l->z = NULL;
 	if (l->fd >= 0)
 		close(l->fd);

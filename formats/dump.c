@@ -304,6 +304,7 @@ dk_open_src(const struct dk_src *src, const struct dk_open_opts *o,
 	d->src.mem = src->mem;
 	d->src.base = src->base;
 	d->src.size = src->size;
+	d->src.z = src->z;		/* the checker's one-pass stream */
 	if (src->fd >= 0 && (d->src.fd = fcntl(src->fd, F_DUPFD_CLOEXEC,
 	    0)) < 0) {
 		dk_err_set(err, DK_ESYS, "%s: %s", src->name, strerror(errno));

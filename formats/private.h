@@ -74,6 +74,8 @@ dk_all_zero(const uint8_t *p, size_t n)
 /* What a one-pass stream did (the work-bound tests read it). */
 struct dk_zstats {
 	uint64_t	size;		/* decompressed size, from the frames */
+	uint64_t	in_end;		/* where the last frame ends (then
+					 * zero padding to the file's end) */
 	uint64_t	decoded;	/* decompressed bytes decoded */
 	uint64_t	head;		/* bytes kept from before the pass */
 	uint64_t	steps;		/* decoder calls that gave bytes */
@@ -81,6 +83,12 @@ struct dk_zstats {
 	uint64_t	fallbacks;	/* times the stream was spooled */
 	uint64_t	spooled;	/* bytes decoded into a temporary file */
 };
+/* dk_stream_end for a stream of one's own; the first error, sticky. */
+enum dk_status	dk_zsrc_end(struct dk_zsrc *, struct dk_err *);
+/* Its counters (0 and zeros for NULL). */
+int		dk_zsrc_stats(const struct dk_zsrc *, struct dk_zstats *);
+/* Free it; NULL is allowed. */
+void		dk_zsrc_close(struct dk_zsrc *);
 enum dk_status	dk_zsrc_pread(struct dk_zsrc *, void *, size_t, uint64_t,
 		    const char *what, struct dk_err *);
 /*
