@@ -1019,9 +1019,11 @@ main(int argc, char **argv)
 		return tool_finish(&tool, to_tar(&o));
 	/*
 	 * The conversions read the dump in order: a zstd input is decoded
-	 * as it is read, in one pass, not into a temporary file first.
+	 * as it is read, in one pass, not into a temporary file first; but
+	 * --drop-zero reads a full core twice (the zeros, then the pages).
 	 */
-	if (dk_open_stream((const char *const *)argv + optind,
+	if ((o.flags & DK_ELFMINI_DROP_ZERO ? dk_open_set :
+	    dk_open_stream)((const char *const *)argv + optind,
 	    (size_t)(argc - optind), &o.open, &d, &err) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;

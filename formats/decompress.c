@@ -1177,8 +1177,6 @@ dk_zsrc_open(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    src->name);
 	z->outer = *src;
-	z->trace = (t = getenv("DUMPKIT_TRACE")) != NULL && *t != '\0' &&
-	    strcmp(t, "0") != 0;
 	z->u.kind = k;
 	z->u.fd = -1;
 	z->fd = -1;
@@ -1200,6 +1198,8 @@ dk_zsrc_open(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
 		dk_zsrc_close(z);
 		return st;
 	}
+	z->trace = (t = getenv("DUMPKIT_TRACE")) != NULL && *t != '\0' &&
+	    strcmp(t, "0") != 0;
 	*zp = z;
 	return DK_OK;
 }
