@@ -15,9 +15,14 @@
 #  last column is what DUMPKIT_TRACE says the stream did (bytes spooled
 #  to a temporary file: 0 in one pass), or "spool" for the other path.
 #
+# BENCH_BASE_BIN, a directory holding another build's dumpconv and
+# dumpcheck (another branch's: the figures before a change), adds their
+# rows, timed in the same rounds, alternating with the others.
+#
 # Environment: DUMPGEN, DUMPCONV, DUMPCHECK, BENCH_REPEAT, BENCH_Z_MEM,
-# BENCH_DIR (scratch parent; default $TMPDIR, else $BENCH_B/bench).  The
-# scratch (and TMPDIR of the tools, where a spool goes) is there.
+# BENCH_BASE_BIN, BENCH_DIR (scratch parent; default $TMPDIR, else
+# $BENCH_B/bench).  The scratch (and TMPDIR of the tools, where a spool
+# goes) is there.
 set -eu
 
 B=${BENCH_B:-build}
@@ -26,6 +31,7 @@ DUMPCONV=${DUMPCONV:-$B/bin/dumpconv}
 DUMPCHECK=${DUMPCHECK:-$B/bin/dumpcheck}
 REPEAT=${BENCH_REPEAT:-3}
 ZMEM=${BENCH_Z_MEM:-1G}
+BASE=${BENCH_BASE_BIN:-}
 
 if [ -n "${BENCH_DIR:-}" ]; then
 	parent=$BENCH_DIR
@@ -103,6 +109,11 @@ while [ "$i" -lt "$REPEAT" ]; do
 		discard "$dir/out"
 		t "$z.stdout" "$DUMPCONV" -q "$plain.$z" -o -
 		t "$z.ck" "$DUMPCHECK" --checksum "$plain.$z"
+		[ -n "$BASE" ] || continue
+		t "$z.bconv" "$BASE/dumpconv" -q "$plain.$z" -o "$dir/out"
+		discard "$dir/out"
+		t "$z.bstdout" "$BASE/dumpconv" -q "$plain.$z" -o -
+		t "$z.bck" "$BASE/dumpcheck" --checksum "$plain.$z"
 	done
 	i=$((i + 1))
 done
@@ -131,5 +142,13 @@ for z in zst gz xz; do
 	    "x$(ratio "$(med "$z.stdout")" "$d") of $dec (goal: 1.2)"
 	row "dumpcheck --checksum FILE.$z" "$z.ck" \
 	    "x$(ratio "$(med "$z.ck")" "$d") of $dec (goal: 1.2)"
+	[ -n "$BASE" ] || continue
+	row "  before: dumpconv FILE.$z -o OUT" "$z.bconv" \
+	    "x$(ratio "$(med "$z.bconv")" "$d") of $dec, x$(ratio "$(med "$z.bconv")" "$ds") of it + sync"
+	row "  before: dumpconv FILE.$z -o -" "$z.bstdout" \
+	    "x$(ratio "$(med "$z.bstdout")" "$d") of $dec"
+	row "  before: dumpcheck --checksum FILE.$z" "$z.bck" \
+	    "x$(ratio "$(med "$z.bck")" "$d") of $dec"
 done
+[ -z "$BASE" ] || echo "  (before: $BASE)"
 echo "cleanup: $(scratch_summary)"
