@@ -580,6 +580,7 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 	uint64_t page = d->page_size;
 	struct content k = { .pattern = pattern };
 	uint8_t *buf = malloc(DK_CK_CHUNK);
+	size_t step;
 
 	k.exp = malloc((size_t)page);
 	if (buf == NULL || k.exp == NULL) {
@@ -627,11 +628,22 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 			continue;
 		if (r.offset + r.len > pend)
 			r.len = pend - r.offset;
-		for (uint64_t done = 0; done < r.len; done += DK_CK_CHUNK) {
+		for (uint64_t done = 0; done < r.len; done += step) {
+			const uint8_t *p = buf;
 			size_t n = r.len - done < DK_CK_CHUNK ? (size_t)(r.len -
-			    done) : DK_CK_CHUNK;
+			    done) : DK_CK_CHUNK, m = n;
 			struct dk_err e;
 
+			step = n;
+			/* A one-pass stream's pages, hashed where they are. */
+			if (d->src.z != NULL && dk_zsrc_peek(d->src.z,
+			    r.offset + done, &p, &m, &e) == DK_OK && m >= page) {
+				step = m / page * page;
+				c->res->bytes_read += step;
+				content_chunk(c, &k, r.pa + done, p, step,
+				    r.offset + done);
+				continue;
+			}
 			if (dk_src_pread(&d->src, buf, n, r.offset + done,
 			    "page data", &e) != DK_OK) {
 				dk_ck_acc_add(&k.ioerr, r.offset + done,
