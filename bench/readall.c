@@ -306,7 +306,7 @@ main(int argc, char **argv)
 		{ "arch", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct dk_open_opts o = { NULL, NULL };
+	struct dk_open_opts o = { 0 };
 	const char *mode = "all";
 	uint64_t n = 0, seed = 1;
 	size_t chunk = RA_CHUNK;

@@ -534,6 +534,12 @@ set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
     "$dir/f.out" "$dir/f.pcp")
 f_pcps=$1
 discard "$dir/f.pcp"
+# The rebuilt core has the original's holes, one extent per run of kept
+# pages: cp of the original core + sync writes the same extents.
+set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
+    "$fcore" "$dir/f.pcp")
+f_ccps=$1
+discard "$dir/f.pcp"
 : > "$dir/fb.t"
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
@@ -701,6 +707,8 @@ row "cp --sparse=always of that (baseline)" "${f_pcp} s" \
     "cp + sync FILE: ${f_pcps} s"
 row "dumpconv --to native of that" "${f_back} s" \
     "byte for byte: $f_same; /cp $(ratio "$f_back" "$f_pcp") (goal: at most 1.2), /(cp + sync) $(ratio "$f_back" "$f_pcps")"
+row "cp --sparse=always of the core + sync (baseline)" "${f_ccps} s" \
+    "the same holes as the rebuilt core; --to native/that $(ratio "$f_back" "$f_ccps")"
 # Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
 DUMPCONV=$DUMPCONV MAXRSS=$MAXRSS BENCH_REPEAT=$REPEAT sh "$(dirname "$0")/kdump.sh" ||

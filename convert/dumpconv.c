@@ -38,7 +38,7 @@ static const char usage_text[] =
 "                INPUT -o OUTPUT\n"
 "       dumpconv --to kdump [--compress zlib|lzo|snappy|zstd|none[:LEVEL]]\n"
 "                [--threads N] [--split N] [--exclude-zero] [--force]\n"
-"                [--arch ARCH] INPUT... -o OUTPUT|-\n"
+"                [--arch ARCH] [--page-size N] INPUT... -o OUTPUT|-\n"
 "       dumpconv --info [--json] [--to elf|native|kdump] INPUT\n"
 "       dumpconv --info [--json] --to portable INPUT\n"
 "       dumpconv --help | --version\n";
@@ -88,6 +88,8 @@ static const char help_text[] =
 "                       thread table and NT_GNU_BUILD_ID, so that gdb\n"
 "                       shows threads, registers and backtraces\n"
 "                       (docs/kthreads.md)\n"
+"      --page-size N    the page size, where the dump cannot tell (an\n"
+"                       aarch64 or ppc64 vmcore without VMCOREINFO)\n"
 "      --no-threads     with --kernel: no thread notes (a damaged\n"
 "                       process list still converts)\n"
 "  -q, --quiet          no progress line\n"
@@ -909,6 +911,7 @@ main(int argc, char **argv)
 		{ "split", required_argument, NULL, 0x141 },
 		{ "keep-zero", no_argument, NULL, 0x142 },
 		{ "exclude-zero", no_argument, NULL, 0x143 },
+		{ "page-size", required_argument, NULL, 0x144 },
 		TOOL_LONGOPTS_END
 	};
 	struct opts o = { 0 };
@@ -976,6 +979,11 @@ main(int argc, char **argv)
 		case 0x143:
 			o.zero_given = 1;
 			o.exclude_zero = c == 0x143;
+			break;
+		case 0x144:
+			if (tool_parse_page_size(&tool, optarg,
+			    &o.open.page_size) != 0)
+				return TOOL_USAGE;	/* it said why */
 			break;
 		case 'i':
 			o.info = 1;

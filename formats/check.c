@@ -488,7 +488,8 @@ dk_ck_unprefixed(const struct dk_ck *c, const char *msg)
 enum dk_status
 dk_ck_open(struct dk_ck *c, struct dk_err *err)
 {
-	struct dk_open_opts oo = { c->o->arch, c->o->kernel };
+	struct dk_open_opts oo = { .arch = c->o->arch, .kernel = c->o->kernel,
+	    .page_size = c->o->page_size };
 	enum dk_status st;
 
 	dk_err_clear(&c->openerr);
@@ -677,7 +678,8 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 static enum dk_status
 check_run(struct dk_ck *c, struct dk_err *err)
 {
-	struct dk_open_opts oo = { c->o->arch, c->o->kernel };
+	struct dk_open_opts oo = { .arch = c->o->arch, .kernel = c->o->kernel,
+	    .page_size = c->o->page_size };
 	const struct dk_format_check *prev = NULL, *best = NULL;
 	const struct dk_container_ops *co;
 	const struct dk_format_ops *fo;

@@ -43,6 +43,7 @@ struct dk_finding {
 struct dk_check_opts {
 	const char	*arch;		/* as dk_open_opts: --arch */
 	const char	*kernel;	/* --kernel */
+	uint32_t	 page_size;	/* --page-size */
 	int		 quick;		/* headers, sizes, bitmaps; no page data */
 	int		 pattern;	/* compare pages with the fixture pattern */
 	uint64_t	 seed;		/* ... of this seed */

@@ -130,6 +130,19 @@ open_src(struct dk_dump *d, const struct dk_format_ops *fmt,
 {
 	enum dk_status st = open_format(d, fmt, o, err);
 
+	if (st == DK_OK && o != NULL && o->page_size != 0 &&
+	    d->info.page_size != o->page_size) {
+		const struct dk_attr *a = dk_attr_find(d, "page_size_source");
+
+		if (d->info.page_size == 0)
+			return dk_err_set(err, DK_EINVAL, "%s: --page-size "
+			    "%u: a %s has no use for one", d->src.name,
+			    (unsigned)o->page_size, d->fmt->desc);
+		return dk_err_set(err, DK_EINVAL, "%s: --page-size %u, but "
+		    "the dump's page size is %u (%s)", d->src.name,
+		    (unsigned)o->page_size, (unsigned)d->info.page_size,
+		    a != NULL && a->str != NULL ? a->str : d->fmt->desc);
+	}
 	if (st == DK_OK && d->npart > 1 && !d->fmt->sets)
 		return dk_err_set(err, DK_EUNSUP, "%s: %zu files were given, "
 		    "but a %s is one file", d->src.name, d->npart,

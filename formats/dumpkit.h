@@ -119,6 +119,12 @@ enum dk_endian	dk_arch_endian(const struct dk_arch *);
 struct dk_open_opts {
 	const char	*arch;		/* architecture name, or NULL */
 	const char	*kernel;	/* path of the kernel ELF image, or NULL */
+	/*
+	 * The page size, for a dump that cannot tell (an aarch64 or ppc64
+	 * vmcore without VMCOREINFO), or 0; one that contradicts the
+	 * dump's own is an error (DK_EINVAL).
+	 */
+	uint32_t	 page_size;
 };
 
 struct dk_dump;

@@ -43,9 +43,9 @@
  *
  * ELF segments are byte-addressed: physical reads need no page size.  The
  * page size reported is VMCOREINFO's PAGESIZE, else the architecture's
- * where Linux has one only, else 0 (unknown: aarch64 and ppc64 without
- * VMCOREINFO), and the attribute page_size_source says which, and what
- * an unknown one leaves undone.  The reads' own granule (the
+ * where Linux has one only, else the opener's (--page-size), else 0
+ * (unknown: aarch64 and ppc64 without VMCOREINFO), and the attribute
+ * page_size_source says which, and what an unknown one leaves undone.  The reads' own granule (the
  * library's d->page_size) is the largest power of two, at most the page
  * size, that every segment boundary is a multiple of.
  */
@@ -817,7 +817,7 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	const struct dk_attr *a;
 	const char *ps_src = "unknown: no VMCOREINFO PAGESIZE and the "
 	    "architecture has several; physical reads need none, page-granular "
-	    "work (page tables, page-based formats) cannot be done";
+	    "work (page tables, page-based formats) needs --page-size";
 	enum dk_status st;
 
 	memset(&nn, 0, sizeof(nn));
@@ -927,6 +927,11 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 				ps_src = "the architecture: Linux has one page "
 				    "size there";
 			}
+		/* dk_open checks a --page-size against the others. */
+		if (ps == 0 && o != NULL && o->page_size != 0) {
+			ps = o->page_size;
+			ps_src = "--page-size";
+		}
 	}
 	if ((a = dk_attr_find(d, "CRASHTIME")) != NULL) {
 		uint64_t t;

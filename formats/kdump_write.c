@@ -1119,8 +1119,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	memset(s, 0, sizeof(*s));
 	if (d->arch == NULL || d->page_size == 0 || in->page_size == 0)
 		return dk_err_set(err, DK_EUNSUP, "%s: its page size is not "
-		    "known (%s), and a kdump file is made of pages: it cannot "
-		    "be written as one", d->src.name, d->arch == NULL ?
+		    "known (%s), and a kdump file is made of pages: give it "
+		    "with --page-size", d->src.name, d->arch == NULL ?
 		    "nor its architecture" : "no VMCOREINFO PAGESIZE");
 	ps = kpage(d);
 	if ((ps & (ps - 1)) != 0)
@@ -1218,9 +1218,11 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	    dk_kd_machine(d->arch->name) != NULL)
 		snprintf(s->uts.s[KD_F_MACHINE], 65, "%s",
 		    dk_kd_machine(d->arch->name));
+	/* A Linux ELF vmcore's kernel is Linux; the rest but kdump FreeBSD. */
 	if (s->uts.s[KD_F_SYSNAME][0] == '\0' &&
 	    strcmp(in->format, "kdump") != 0)
-		snprintf(s->uts.s[KD_F_SYSNAME], 65, "FreeBSD");
+		snprintf(s->uts.s[KD_F_SYSNAME], 65, "%s",
+		    strcmp(in->format, "vmcore") == 0 ? "Linux" : "FreeBSD");
 	if (s->uts.v[KD_F_TV_SEC] == 0 &&
 	    (a = dk_attr_find(d, "dump_time")) != NULL)
 		s->uts.v[KD_F_TV_SEC] = a->num;

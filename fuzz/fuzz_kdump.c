@@ -89,7 +89,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct dk_open_opts opts[] = {
-		{ NULL, NULL }, { "amd64", NULL }, { "s390x", NULL },
+		{ .arch = NULL }, { .arch = "amd64" }, { .arch = "s390x" },
+		{ .page_size = 65536 },
 	};
 	struct dk_check_opts co = { .quick = 1, .finding = fz_finding };
 	struct dk_check_result res;

@@ -443,7 +443,7 @@ fz_validate(const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dk_open_opts zero = { NULL, NULL };
+	struct dk_open_opts zero = { 0 };
 	struct dk_info a, b;
 	enum dk_status sa, sb;
 	const struct dk_arch *row;
@@ -462,7 +462,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * detection chose is only opened again, not exercised again.
 	 */
 	for (size_t i = 0; (row = dk_arch_at(i)) != NULL; i++) {
-		struct dk_open_opts o = { dk_arch_name(row), NULL };
+		struct dk_open_opts o = { .arch = dk_arch_name(row) };
 		int same = sa == DK_OK && strcmp(b.arch, o.arch) == 0;
 
 		FZ_CHECK(i < 64);

@@ -95,7 +95,7 @@ fz_dump(struct dk_dump *d, const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dk_open_opts sp = { "sparc64", NULL };
+	struct dk_open_opts sp = { .arch = "sparc64" };
 	struct dk_check_opts co = { .arch = "sparc64", .quick = 1,
 	    .finding = fz_finding };
 	struct dk_check_result res;

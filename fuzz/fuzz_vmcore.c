@@ -13,7 +13,9 @@
  *     inside the input, the ranges ascending and disjoint, every run's
  *     first and last bytes read as the input's bytes at its offset, the
  *     byte after a run is either another run's or not dumped (never
- *     zeros from nowhere), and kernel VAs return a status;
+ *     zeros from nowhere), and kernel VAs return a status; a dump of
+ *     unknown page size, opened again with --page-size 16K, says 16K
+ *     and keeps those rules;
  *  2. dk_check_mem, quick and full: every finding has a code the
  *     engine lists.
  *
@@ -87,8 +89,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	st = dk_open_mem(data, size, "fuzz-input", NULL, &d, &err);
 	if (st == DK_OK) {
+		int ps_unknown = dk_info(d)->page_size == 0;
+
 		fz_reads(d, data, size);
 		dk_close(d);
+		/* A dump that cannot tell its page size, given one. */
+		if (ps_unknown && dk_open_mem(data, size, "fuzz-input",
+		    &(struct dk_open_opts){ .page_size = 16384 }, &d, &err) ==
+		    DK_OK) {
+			FZ_CHECK(dk_info(d)->page_size == 16384);
+			fz_reads(d, data, size);
+			dk_close(d);
+		}
 	} else {
 		FZ_CHECK(d == NULL && err.code == st);
 		FZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)) != NULL);

@@ -567,7 +567,7 @@ START_TEST(test_generated)
 	make_tmpdir();
 	for (size_t i = 0; fx_elf_variant_at(i, &v); i++) {
 		struct fx_elf_opts o = { v.arch, v.variant, 32u << 20, 7 };
-		struct dk_open_opts oo = { NULL, kern };
+		struct dk_open_opts oo = { .kernel = kern };
 		struct fx_elf f;
 		struct dk_dump *d;
 		struct dk_err err;
@@ -644,7 +644,7 @@ START_TEST(test_kernel_errors)
 	struct dk_dump *d;
 	struct dk_err err;
 	char core[300], kern[300], other[300];
-	struct dk_open_opts oo = { NULL, other };
+	struct dk_open_opts oo = { .kernel = other };
 
 	make_tmpdir();
 	snprintf(core, sizeof(core), "%s/a.core", tmpdir);

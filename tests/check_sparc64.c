@@ -140,7 +140,7 @@ make_dump(void)
 static struct dk_dump *
 open_ok(const uint8_t *f, size_t len, const char *arch)
 {
-	struct dk_open_opts o = { arch, NULL };
+	struct dk_open_opts o = { .arch = arch };
 	struct dk_dump *d = NULL;
 	struct dk_err err;
 
@@ -230,7 +230,7 @@ START_TEST(test_read)
 	dk_close(d);
 	/* --arch naming another machine: refused, not read as sparc64. */
 	{
-		struct dk_open_opts am = { "amd64", NULL };
+		struct dk_open_opts am = { .arch = "amd64" };
 
 		ck_assert_int_eq(dk_open_mem(f, FILE_SIZE, "hand", &am, &d,
 		    &err), DK_EINVAL);
@@ -280,7 +280,7 @@ put_n(uint8_t *p, unsigned width, uint64_t v)
 START_TEST(test_errors)
 {
 	uint8_t *f = make_dump();
-	struct dk_open_opts sp = { "sparc64", NULL };
+	struct dk_open_opts sp = { .arch = "sparc64" };
 	struct dk_dump *d;
 	struct dk_err err;
 	uint8_t save[8];
@@ -326,7 +326,7 @@ START_TEST(test_truncated)
 		    [16] = 0, 2, /* ET_EXEC */ [18] = 0, 43, /* e_machine */
 		    [20] = 0, 0, 0, 1 };
 		char kp[] = "/tmp/check_sparc64.kernel.XXXXXX";
-		struct dk_open_opts ko = { NULL, kp };
+		struct dk_open_opts ko = { .kernel = kp };
 		int fd = mkstemp(kp);
 
 		ck_assert_int_ge(fd, 0);

@@ -65,8 +65,29 @@ grep -aq 'SOURCE_FORMAT=minidump' "$T/md-amd64.kdump" &&
 
 # --- Linux ELF vmcores (committed; QEMU's and makedumpfile -E's).
 VMC=$(cd "$(dirname "$0")" && pwd)/data/vmcore
-expect_exit "a vmcore of unknown page size is refused, saying so" 2 \
-    'page size is not known' conv "$VMC"/ppc64-fw.elf.xz -o "$T/u"
+expect_exit "a vmcore of unknown page size is refused, naming --page-size" 2 \
+    'page size is not known .*give it with --page-size' \
+    conv "$VMC"/ppc64-fw.elf.xz -o "$T/u"
+# Given, it is the kdump file's block size: libkdumpfile reads it from
+# the header and every page equal; one the dump contradicts is refused.
+xz -dc "$VMC"/ppc64-fw.elf.xz > "$T/ppc64-fw.elf"
+for ps in 4K 64K; do
+	conv --page-size "$ps" "$T/ppc64-fw.elf" -o "$T/ppc64-$ps.kdump" &&
+	    read_equal "--page-size $ps: ppc64 QEMU vmcore -> kdump" \
+	    "$T/ppc64-$ps.kdump" "$T/ppc64-fw.elf" ||
+	    no "dumpconv --to kdump --page-size $ps of ppc64-fw.elf"
+done
+expect_exit "dumpinfo --page-size 64K of the 64K kdump file agrees" 0 \
+    'page size: +65536' "$BIN/dumpinfo" --page-size 64K "$T/ppc64-64K.kdump"
+expect_exit "--page-size against the dump's own is refused (status 3)" 3 \
+    "--page-size 16384, but the dump's page size is 4096 \\(VMCOREINFO PAGESIZE\\)" \
+    "$BIN/dumpinfo" --page-size 16K "$VMC"/x86_64-linux-part.elf.xz
+expect_exit "--page-size against the architecture's one size (status 3)" 3 \
+    "page size is 4096 \\(the architecture" \
+    "$BIN/dumpcheck" --page-size 64K "$VMC"/s390x-fw.elf.xz
+expect_exit "--page-size must be a power of two (status 3)" 3 \
+    "expected a power of two from 1K to 64K, found '12K'" \
+    conv --page-size 12K "$T/ppc64-fw.elf" -o "$T/u"
 for f in "$VMC"/s390x-fw.elf.xz \
     "$VMC"/riscv64-fw.elf.xz "$VMC"/x86_64-linux-paging-hot.elf.xz \
     "$REAL"/mdf/mdf-d31.elf "$REAL"/x86_64-linux.elf; do
@@ -76,6 +97,12 @@ for f in "$VMC"/s390x-fw.elf.xz \
 	    read_equal "Linux ELF vmcore $n -> kdump" "$T/vmc-$n.kdump" "$f" ||
 	    no "dumpconv --to kdump of $n"
 done
+
+# utsname.sysname of a Linux source, read from the header's bytes (12).
+[ "$(dd if="$T/vmc-riscv64-fw.elf.xz.kdump" bs=1 skip=12 count=6 \
+    2>/dev/null | tr '\0' .)" = "Linux." ] &&
+    ok "a Linux ELF vmcore's kdump file says sysname \"Linux\"" ||
+    no "a Linux ELF vmcore's kdump file says sysname \"Linux\""
 
 # --- Real kdump files (committed, and the generated real dumps).
 for f in "$DATA"/*-fw.kdump-zlib.flat.xz; do

@@ -142,6 +142,7 @@ main(int argc, char **argv)
 	int c, fd, no_zero = 0, pat = 0, excl = 0, keep = 0, inc = 0;
 	uint64_t seed = 0, mem = 0;
 	size_t ps;
+	kdump_num_t kps = 0;
 
 	while ((c = getopt(argc, argv, "a:zp:m:xki")) != -1) {
 		if (c == 'a')
@@ -198,7 +199,15 @@ main(int argc, char **argv)
 	}
 	(void)kdump_get_string_attr(kd, KDUMP_ATTR_FILE_FORMAT, &fmt);
 	(void)kdump_get_string_attr(kd, KDUMP_ATTR_ARCH_NAME, &arch);
-	ps = dk_info(d)->page_size;
+	/* A source of unknown page size (--page-size): the kdump file's. */
+	if ((ps = dk_info(d)->page_size) == 0 &&
+	    kdump_get_number_attr(kd, KDUMP_ATTR_PAGE_SIZE, &kps) == KDUMP_OK)
+		ps = kps;
+	if (ps == 0) {
+		fprintf(stderr, "kdumpfile_kdump: no page size: %s\n",
+		    kdump_get_err(kd));
+		return 2;
+	}
 	a = malloc(ps);
 	b = malloc(ps);
 	if (a == NULL || b == NULL)

@@ -353,7 +353,7 @@ main(int argc, char **argv)
 		{ KDUMP_KVADDR, "kvaddr" },
 	};
 	struct ctx c = { .rng = 1 };
-	struct dk_open_opts o = { NULL, NULL };
+	struct dk_open_opts o = { 0 };
 	struct dk_err err;
 	const char *arch = "?", *fmt = "?";
 	char note[96];

@@ -27,6 +27,7 @@
 static const char usage_text[] =
 "usage: dumpcheck [--json] [--quick] [--pattern SEED] [--checksum]\n"
 "                 [--max-findings N] [--arch ARCH] [--kernel FILE]\n"
+"                 [--page-size N]\n"
 "                 [--quiet | --verbose] [--no-progress] [--set] FILE...\n"
 "       dumpcheck --list-codes\n"
 "       dumpcheck --help | --version\n";
@@ -47,6 +48,8 @@ static const char help_text[] =
 "  -m, --max-findings N report at most N findings per file\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
+"      --page-size N    the page size, where the dump cannot tell (an\n"
+"                       aarch64 or ppc64 vmcore without VMCOREINFO)\n"
 "  -q, --quiet          print only findings at error severity, and no\n"
 "                       progress line\n"
 "  -v, --verbose        also say how deep each file was checked and how\n"
@@ -177,7 +180,8 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 	uint64_t nerr = 0;
 	int compared = 0;
 
-	if (dk_open(path, &(struct dk_open_opts){ o->check.arch, k }, &d,
+	if (dk_open(path, &(struct dk_open_opts){ .arch = o->check.arch,
+	    .kernel = k, .page_size = o->check.page_size }, &d,
 	    &err) != DK_OK)
 		return 0;	/* the engine said why */
 	/* The version string: the image's, 16 bytes at a time. */
@@ -354,6 +358,7 @@ main(int argc, char **argv)
 		{ "max-findings", required_argument, NULL, 'm' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "page-size", required_argument, NULL, 0x100 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-progress", no_argument, NULL, 'P' },
@@ -401,6 +406,11 @@ main(int argc, char **argv)
 			break;
 		case 'k':
 			o.check.kernel = optarg;
+			break;
+		case 0x100:
+			if (tool_parse_page_size(&tool, optarg,
+			    &o.check.page_size) != 0)
+				return TOOL_USAGE;	/* it said why */
 			break;
 		case 'q':
 			o.quiet = 1;

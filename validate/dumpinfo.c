@@ -36,7 +36,8 @@
 #define	MSG_MAGIC	0x063062u
 
 static const char usage_text[] =
-"usage: dumpinfo [-jqv] [--arch ARCH] [--kernel FILE] [--info-file FILE] FILE\n"
+"usage: dumpinfo [-jqv] [--arch ARCH] [--kernel FILE] [--page-size N]\n"
+"                [--info-file FILE] FILE\n"
 "       dumpinfo --read-pa ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --read-va ADDR[:LEN] [--raw] [options] FILE\n"
 "       dumpinfo --msgbuf [--raw] [options] FILE\n"
@@ -71,6 +72,8 @@ static const char help_text[] =
 "                       (in memory, not dumped) as zeros, as crash does\n"
 "  -a, --arch ARCH      the dump's architecture, where the dump cannot tell\n"
 "  -k, --kernel FILE    the kernel's ELF image, to decide the architecture\n"
+"      --page-size N    the page size, where the dump cannot tell (an\n"
+"                       aarch64 or ppc64 vmcore without VMCOREINFO)\n"
 "  -q, --quiet          print only errors\n"
 "  -v, --verbose        also list every run of dumped pages\n"
 "  -h, --help           this text\n"
@@ -91,6 +94,7 @@ static const struct tool tool = { "dumpinfo", usage_text, help_text };
 #define	OPT_GDB		260
 #define	OPT_ZERO_EXCL	261
 #define	OPT_DMESG	262
+#define	OPT_PAGE_SIZE	263
 
 struct opts {
 	int		 json;
@@ -1330,6 +1334,7 @@ run(int argc, char **argv, int *finished)
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "info-file", required_argument, NULL, OPT_INFO_FILE },
 		{ "zero-excluded", no_argument, NULL, OPT_ZERO_EXCL },
+		{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1388,6 +1393,11 @@ run(int argc, char **argv, int *finished)
 			break;
 		case 'k':
 			o.open.kernel = optarg;
+			break;
+		case OPT_PAGE_SIZE:
+			if (tool_parse_page_size(&tool, optarg,
+			    &o.open.page_size) != 0)
+				return TOOL_USAGE;	/* it said why */
 			break;
 		case 'q':
 			o.quiet = 1;

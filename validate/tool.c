@@ -116,6 +116,20 @@ tool_parse_size(const struct tool *t, const char *option, const char *arg,
 	return -1;
 }
 
+int
+tool_parse_page_size(const struct tool *t, const char *arg, uint32_t *v)
+{
+	uint64_t n;
+
+	if (dk_parse_size(arg, &n) == 0 && n >= 1024 && n <= 65536 &&
+	    (n & (n - 1)) == 0) {
+		*v = (uint32_t)n;
+		return 0;
+	}
+	return tool_usage_error(t, "--page-size: expected a power of two "
+	    "from 1K to 64K, found '%s'", arg);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Progress.                                                               */
 

@@ -72,6 +72,12 @@ int	tool_finish(const struct tool *, int rc);
  */
 int	tool_parse_size(const struct tool *, const char *option,
 	    const char *arg, uint64_t *v);
+/*
+ * Parse --page-size: a power of two from 1K to 64K, as a size; 0, or
+ * TOOL_USAGE after tool_usage_error() saying what was found.
+ */
+int	tool_parse_page_size(const struct tool *, const char *arg,
+	    uint32_t *v);
 
 /*
  * The progress line of a long-running tool, the same in every tool: on
