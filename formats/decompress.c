@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lzma.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -693,41 +692,14 @@ out:
 /* The one-pass stream (private.h, struct dk_zsrc).                        */
 
 #define	ZSRC_HEAD_MAX	(64u << 20)	/* kept before the pass, at most */
-#define	ZSRC_NBUF	4		/* stretches the decoder thread holds */
 #define	ZSTD_HDR_MAX	18		/* magic + the longest frame header */
 
-/* A stretch the decoder thread made: unz_next's answer. */
-struct zslot {
-	uint8_t		*buf;
-	size_t		 made;
-	enum dk_status	 st;
-	int		 done;
-	struct dk_err	 err;
-};
-
-/*
- * The decoding runs in a thread of its own, ZSRC_NBUF stretches ahead
- * of the consumer, so that decoding and converting (or hashing) overlap
- * on two CPUs; s and u are the thread's until it is joined.  Where the
- * thread cannot start, the consumer decodes in place (threads 0).
- */
 struct dk_zsrc {
 	struct dk_src	 outer;		/* the compressed stream */
 	struct dk_unz	 u;
-	struct unz	 s;
-	const uint8_t	*wbuf;		/* the window: [win, win + nwin) */
+	struct unz	 s;		/* s.out holds [win, win + nwin) */
 	uint64_t	 win;
 	size_t		 nwin;
-	int		 eos;		/* the last stretch was taken */
-	int		 threads;	/* 1: the decoder thread is running */
-	pthread_t	 tid;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	int		 quit;
-	struct zslot	 slot[ZSRC_NBUF];	/* full: [rd, rd + nfull) */
-	unsigned	 rd, nfull;
-	int		 taken;		/* slot rd is the window */
-	uint8_t		*out0;		/* s.out as allocated (slot 0) */
 	uint8_t		*head;		/* [0, nhead) decoded before the pass */
 	size_t		 nhead, caphead;
 	int		 seq;		/* the pass began: head is final */
@@ -845,8 +817,6 @@ zfail(struct dk_zsrc *z, enum dk_status st, struct dk_err *err)
 	return st;
 }
 
-static void	zstop(struct dk_zsrc *);
-
 /*
  * A read went behind what is kept (or the head outgrew its bound):
  * decode the whole stream again, into the temporary file the other
@@ -858,7 +828,6 @@ zspool(struct dk_zsrc *z, struct dk_err *err)
 	struct dk_unz u;
 	enum dk_status st;
 
-	zstop(z);
 	if ((st = dk_unz_file(&z->outer, z->u.kind, 0, &u, err)) != DK_OK)
 		return zfail(z, st, err);
 	z->fd = u.fd;
@@ -876,113 +845,6 @@ zspool(struct dk_zsrc *z, struct dk_err *err)
 	return DK_OK;
 }
 
-static void *
-zdecoder(void *arg)
-{
-	struct dk_zsrc *z = arg;
-
-	pthread_mutex_lock(&z->mu);
-	for (;;) {
-		struct zslot *sl;
-
-		while (!z->quit && z->nfull == ZSRC_NBUF)
-			pthread_cond_wait(&z->cv, &z->mu);
-		if (z->quit)
-			break;
-		sl = &z->slot[(z->rd + z->nfull) % ZSRC_NBUF];
-		pthread_mutex_unlock(&z->mu);
-		z->s.out = sl->buf;
-		sl->st = unz_next(&z->s, &sl->made, &sl->err);
-		sl->done = z->s.done;
-		pthread_mutex_lock(&z->mu);
-		z->nfull++;
-		pthread_cond_broadcast(&z->cv);
-		if (sl->st != DK_OK || sl->done)
-			break;
-	}
-	pthread_mutex_unlock(&z->mu);
-	return NULL;
-}
-
-/* Stop the decoder thread (if it runs): s and u are the caller's again. */
-static void
-zstop(struct dk_zsrc *z)
-{
-	if (!z->threads)
-		return;
-	pthread_mutex_lock(&z->mu);
-	z->quit = 1;
-	pthread_cond_broadcast(&z->cv);
-	pthread_mutex_unlock(&z->mu);
-	pthread_join(z->tid, NULL);
-	pthread_mutex_destroy(&z->mu);
-	pthread_cond_destroy(&z->cv);
-	z->threads = 0;
-	z->s.out = z->out0;
-}
-
-/* Start it, with its stretches; 0 (decode in place) if that fails. */
-static int
-zstart(struct dk_zsrc *z)
-{
-	int i;
-
-	z->slot[0].buf = z->out0;
-	for (i = 1; i < ZSRC_NBUF; i++)
-		if ((z->slot[i].buf = malloc(UNZ_OUT)) == NULL)
-			return 0;
-	if (pthread_mutex_init(&z->mu, NULL) != 0)
-		return 0;
-	if (pthread_cond_init(&z->cv, NULL) != 0) {
-		pthread_mutex_destroy(&z->mu);
-		return 0;
-	}
-	if (pthread_create(&z->tid, NULL, zdecoder, z) != 0) {
-		pthread_cond_destroy(&z->cv);
-		pthread_mutex_destroy(&z->mu);
-		return 0;
-	}
-	return z->threads = 1;
-}
-
-/*
- * The next stretch: from the thread (the previous one goes back to it),
- * or decoded here.  The last one, or an error, ends the thread.
- */
-static enum dk_status
-znext(struct dk_zsrc *z, size_t *made, struct dk_err *err)
-{
-	struct zslot *sl;
-
-	if (!z->threads) {
-		enum dk_status st = unz_next(&z->s, made, err);
-
-		z->wbuf = z->s.out;
-		z->eos = z->s.done;
-		return st;
-	}
-	pthread_mutex_lock(&z->mu);
-	if (z->taken) {
-		z->rd = (z->rd + 1) % ZSRC_NBUF;
-		z->nfull--;
-		z->taken = 0;
-		pthread_cond_broadcast(&z->cv);
-	}
-	while (z->nfull == 0)
-		pthread_cond_wait(&z->cv, &z->mu);
-	sl = &z->slot[z->rd];
-	z->taken = 1;
-	pthread_mutex_unlock(&z->mu);
-	z->wbuf = sl->buf;
-	*made = sl->made;
-	z->eos = sl->done;
-	if (sl->st != DK_OK)
-		*err = sl->err;
-	if (sl->st != DK_OK || sl->done)
-		zstop(z);	/* it ends there: join it */
-	return sl->st;
-}
-
 /* Decode the next stretch into the window (and the head, before the pass). */
 static enum dk_status
 zfill(struct dk_zsrc *z, struct dk_err *err)
@@ -990,23 +852,21 @@ zfill(struct dk_zsrc *z, struct dk_err *err)
 	size_t made;
 	enum dk_status st;
 
-	if (z->eos)
+	if (z->s.done)
 		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
 		    z->u.in_end, "its frames declare %ju decompressed bytes, "
 		    "they decode to %ju", (uintmax_t)z->st.size,
 		    (uintmax_t)z->u.size), err);
-	if ((st = znext(z, &made, err)) != DK_OK)
+	if ((st = unz_next(&z->s, &made, err)) != DK_OK)
 		return zfail(z, st, err);
 	z->win += z->nwin;
 	z->nwin = made;
 	z->st.decoded += made;
 	z->st.steps++;
-	if (z->win + made > z->st.size) {
-		zstop(z);
+	if (z->win + made > z->st.size)
 		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
 		    z->s.off, "its frames declare %ju decompressed bytes, "
 		    "they decode to more", (uintmax_t)z->st.size), err);
-	}
 	/*
 	 * A consumer that reads this far without saying it reads in order
 	 * is taken to: the head stops here (a read behind it spools).
@@ -1028,7 +888,7 @@ zfill(struct dk_zsrc *z, struct dk_err *err)
 		z->head = p;
 		z->caphead = c;
 	}
-	memcpy(z->head + z->nhead, z->wbuf, made);
+	memcpy(z->head + z->nhead, z->s.out, made);
 	z->nhead += made;
 	return DK_OK;
 }
@@ -1055,7 +915,7 @@ zlocate(struct dk_zsrc *z, uint64_t off, const uint8_t **p, size_t *n,
 			return DK_OK;
 		}
 		if (off >= z->win && off < z->win + z->nwin) {
-			*p = z->wbuf + (off - z->win);
+			*p = z->s.out + (off - z->win);
 			*n = z->nwin - (size_t)(off - z->win);
 			return DK_OK;
 		}
@@ -1129,12 +989,9 @@ dk_zsrc_close(struct dk_zsrc *z)
 		    (uintmax_t)z->st.decoded, (uintmax_t)z->st.steps,
 		    (uintmax_t)z->st.reads, z->nhead,
 		    (uintmax_t)z->st.fallbacks, (uintmax_t)z->st.spooled);
-	zstop(z);
 	dec_free(&z->s.dec);
 	free(z->s.in);
-	for (int i = 1; i < ZSRC_NBUF; i++)
-		free(z->slot[i].buf);
-	free(z->out0);
+	free(z->s.out);
 	free(z->head);
 	if (z->fd >= 0)
 		close(z->fd);
@@ -1186,11 +1043,10 @@ dk_zsrc_open(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
 	z->s.u = &z->u;
 	z->s.dec.kind = k;
 	z->s.in = malloc(UNZ_IN);
-	z->out0 = z->s.out = malloc(UNZ_OUT);
+	z->s.out = malloc(UNZ_OUT);
 	if (z->s.in == NULL || z->s.out == NULL)
 		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
 	else if ((st = dec_start(&z->s.dec, src->name, err)) == DK_OK &&
-	    (zstart(z) || 1) &&
 	    (st = dk_zsrc_pread(z, m, sizeof(m), 0, "magic", err)) == DK_OK &&
 	    !format_magic(m))
 		st = DK_NOMATCH;
@@ -1233,7 +1089,7 @@ dk_zsrc_end(struct dk_zsrc *z, struct dk_err *err)
 	if (z->fd >= 0)
 		return DK_OK;	/* the spool decoded and checked it whole */
 	z->seq = 1;
-	while (!z->eos) {
+	while (!z->s.done) {
 		if (z->failed != DK_OK) {
 			*err = z->ferr;
 			return z->failed;
