@@ -5,7 +5,9 @@
 # of a 1 TiB dump and of truncated and damaged page tables of every
 # family (bench/kmapwalk), the way back from --drop-zero next to cp,
 # gzip, zstd and xz inputs next to their decoders (bench/run.sh);
-# dumpcheck next to cat and dd (bench/dumpcheck.sh).
+# dumpcheck next to cat and dd (bench/dumpcheck.sh); compressed inputs
+# (zstd -3, gzip -1, xz -1 of a 1 GiB dump) converted and checksummed
+# next to their decoders (bench/compressed.sh, BENCH_Z_MEM).
 #
 # Variables: BENCH_DIR (where the scratch directory is made; default
 # $TMPDIR, or $(B)/bench when TMPDIR is unset; removed at the end, in the
@@ -57,3 +59,6 @@ bench: $(B)/bin/dumpgen $(B)/bin/dumpinfo $(B)/bin/dumpconv $(B)/bench/readall \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/dumpcheck.sh
 	DUMPCHECK=$(B)/bin/dumpcheck BENCH_REPEAT=$(BENCH_REPEAT) \
 	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/kdumpcheck.sh
+	DUMPGEN=$(B)/bin/dumpgen DUMPCONV=$(B)/bin/dumpconv \
+	    DUMPCHECK=$(B)/bin/dumpcheck BENCH_REPEAT=$(BENCH_REPEAT) \
+	    BENCH_DIR=$(BENCH_DIR) BENCH_B=$(B) sh bench/compressed.sh

@@ -713,6 +713,9 @@ convert(struct dk_dump *d, const struct opts *o)
 	else if (st == DK_OK)
 		st = dk_elfmini_write_notes(d, &sink, o->flags, tnotes, ntnotes,
 		    &err);
+	/* The rest of a one-pass input, checked before the output stands. */
+	if (st == DK_OK)
+		st = dk_stream_end(d, &err);
 	if (st == DK_OK && z != NULL)
 		st = dk_zout_finish(z, &err);
 	if (st == DK_OK)
@@ -962,6 +965,9 @@ to_kdump(struct dk_dump *d, const struct opts *o)
 	}
 	if (st == DK_OK)
 		st = dk_kd_write(&s, outs, o->split, &err);
+	/* A one-pass stream's end is checked before anything is renamed. */
+	if (st == DK_OK)
+		st = dk_stream_end(d, &err);
 	st = commit_all(files, names, nf, st, &err);
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpconv: %s%s\n", err.msg, to_stdout ? "" :
@@ -1124,9 +1130,14 @@ main(int argc, char **argv)
 	o.in = argv[optind];
 	if (o.tar && !o.info)
 		return tool_finish(&tool, to_tar(&o));
-	if ((argc - optind > 1 ? dk_open_set((const char *const *)argv + optind,
-	    (size_t)(argc - optind), &o.open, &d, &err) : dk_open(o.in,
-	    &o.open, &d, &err)) != DK_OK) {
+	/*
+	 * The conversions read the dump in order: a zstd input is decoded
+	 * as it is read, in one pass, not into a temporary file first; but
+	 * --drop-zero reads a full core twice (the zeros, then the pages).
+	 */
+	if ((o.flags & DK_ELFMINI_DROP_ZERO ? dk_open_set :
+	    dk_open_stream)((const char *const *)argv + optind,
+	    (size_t)(argc - optind), &o.open, &d, &err) != DK_OK) {
 		struct dk_kdh_info k;
 		struct dk_err e2;
 

@@ -285,6 +285,29 @@ code_of(const char *code)
 }
 
 /* Report a finding; the code's table gives the severity. */
+static void	deliver(struct dk_ck *, const struct dk_finding *);
+
+/*
+ * Keep f until the one-pass stream has decoded to its end; without the
+ * memory, the stream is given up (the check is then done on the spool).
+ */
+static void
+hold(struct dk_ck *c, const struct dk_finding *f)
+{
+	if (c->nheld == c->capheld) {
+		size_t n = c->capheld ? 2 * c->capheld : 16;
+		struct dk_finding *p = realloc(c->held, n * sizeof(*p));
+
+		if (p == NULL) {
+			c->stream_ok = 0;	/* redo it on the spool */
+			return;
+		}
+		c->held = p;
+		c->capheld = n;
+	}
+	c->held[c->nheld++] = *f;
+}
+
 static void
 emitv(struct dk_ck *c, const char *code, uint64_t off, uint64_t count,
     const char *fmt, va_list ap)
@@ -304,13 +327,24 @@ emitv(struct dk_ck *c, const char *code, uint64_t off, uint64_t count,
 		c->res->nwarnings++;
 	else
 		c->res->nnotes++;
+	if (c->z != NULL) {
+		hold(c, &f);
+		return;
+	}
+	deliver(c, &f);
+}
+
+/* Give f to the caller, up to max_findings. */
+static void
+deliver(struct dk_ck *c, const struct dk_finding *f)
+{
 	if (c->o->max_findings != 0 && c->delivered >= c->o->max_findings) {
 		c->res->nsuppressed++;
 		return;
 	}
 	c->delivered++;
 	if (c->o->finding != NULL)
-		c->o->finding(c->o->arg, &f);
+		c->o->finding(c->o->arg, f);
 }
 
 void
@@ -547,6 +581,7 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 	uint64_t page = d->page_size;
 	struct content k = { .pattern = pattern };
 	uint8_t *buf = malloc(DK_CK_CHUNK);
+	size_t step;
 
 	k.exp = malloc((size_t)page);
 	if (buf == NULL || k.exp == NULL) {
@@ -556,6 +591,7 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 	}
 	if (c->o->checksum)
 		dk_digest_init(&k.g, (size_t)page);
+	dk_src_sequential(&d->src);	/* the pages, in order from here */
 	c->progress_total = d->info.npages_present << d->page_shift;
 	while (dk_run_next(d, &it, &r)) {
 		if (r.offset == DK_OFF_ZERO) {	/* dumped as zeros, left out */
@@ -593,11 +629,22 @@ dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 			continue;
 		if (r.offset + r.len > pend)
 			r.len = pend - r.offset;
-		for (uint64_t done = 0; done < r.len; done += DK_CK_CHUNK) {
+		for (uint64_t done = 0; done < r.len; done += step) {
+			const uint8_t *p = buf;
 			size_t n = r.len - done < DK_CK_CHUNK ? (size_t)(r.len -
-			    done) : DK_CK_CHUNK;
+			    done) : DK_CK_CHUNK, m = n;
 			struct dk_err e;
 
+			step = n;
+			/* A one-pass stream's pages, hashed where they are. */
+			if (d->src.z != NULL && dk_zsrc_peek(d->src.z,
+			    r.offset + done, &p, &m, &e) == DK_OK && m >= page) {
+				step = m / page * page;
+				c->res->bytes_read += step;
+				content_chunk(c, &k, r.pa + done, p, step,
+				    r.offset + done);
+				continue;
+			}
 			if (dk_src_pread(&d->src, buf, n, r.offset + done,
 			    "page data", &e) != DK_OK) {
 				dk_ck_acc_add(&k.ioerr, r.offset + done,
@@ -687,6 +734,8 @@ static void
 ck_free(struct dk_ck *c)
 {
 	dk_close(c->d);
+	dk_zsrc_close(c->z);
+	free(c->held);
 	if (c->unz_fd >= 0)
 		close(c->unz_fd);
 	free(c->pt.slot);
@@ -709,6 +758,8 @@ dk_check(const char *path, const struct dk_check_opts *o,
     struct dk_check_result *res, struct dk_err *err)
 {
 	struct dk_ck c;
+	struct dk_src orig;
+	struct dk_err e;
 	enum dk_status st;
 	int fd;
 
@@ -725,7 +776,20 @@ dk_check(const char *path, const struct dk_check_opts *o,
 		c.inner = 1;
 	}
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	orig = c.src;
+	c.stream_ok = !c.inner;		/* standard input is spooled already */
 	st = check_run(&c, err);
+	if (c.z != NULL && (!c.stream_ok || dk_zsrc_end(c.z, &e) != DK_OK)) {
+		/* The stream does not decode: check what the spool holds. */
+		ck_free(&c);
+		ck_init(&c, o, res);
+		c.src = orig;
+		c.path = path;
+		dk_err_clear(err);
+		st = check_run(&c, err);
+	}
+	for (size_t i = 0; i < c.nheld; i++)
+		deliver(&c, &c.held[i]);
 	ck_free(&c);
 	close(fd);
 	return st;

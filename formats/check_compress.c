@@ -36,6 +36,16 @@ bare(const char *msg, const char *name)
 	    ' ' ? msg + n + 2 : msg;
 }
 
+/* The zero bytes after the last member, from in_end to the end. */
+static void
+padding(struct dk_ck *ck, enum dk_comp kind, uint64_t n, uint64_t in_end)
+{
+	dk_ck_emit(ck, "compress.padding", in_end, "%ju zero bytes after the "
+	    "end of the %s stream (from %#jx to the end of the file): a dump "
+	    "device's last block is zero-padded", (uintmax_t)n,
+	    dk_comp_name(kind), (uintmax_t)in_end);
+}
+
 /*
  * If ck->src is compressed, decompress it, keeping what decodes before
  * an error, and report compress.truncated, compress.corrupt,
@@ -69,13 +79,8 @@ unz_scan(struct dk_ck *ck, struct dk_unz_check *out)
 		    u.fail_off, "%s", msg);
 		dk_err_clear(&out->err);
 	}
-	if (u.padding > 0) {
-		snprintf(msg, sizeof(msg), "%ju zero bytes after the end of "
-		    "the %s stream (from %#jx to the end of the file): a dump "
-		    "device's last block is zero-padded", (uintmax_t)u.padding,
-		    dk_comp_name(u.kind), (uintmax_t)u.in_end);
-		dk_ck_emit(ck, "compress.padding", u.in_end, "%s", msg);
-	}
+	if (u.padding > 0)
+		padding(ck, u.kind, u.padding, u.in_end);
 	out->fd = u.fd;
 	out->size = u.size;
 }
@@ -96,11 +101,45 @@ static const struct dk_check_code unz_codes[] = {
  * (what decoded) is what the rest of the engine checks, at decompressed
  * offsets.
  */
+/*
+ * A zstd stream whose frames declare their size: read it in one pass
+ * (check.c holds the findings until its end decodes).  0: the spool.
+ */
+static int
+unz_stream(struct dk_ck *c)
+{
+	uint8_t head[8];
+	size_t n = c->src.size < sizeof(head) ? (size_t)c->src.size :
+	    sizeof(head);
+	struct dk_zsrc *z;
+	struct dk_zstats zs;
+	struct dk_err e;
+	enum dk_comp k;
+
+	if (n < 3 || dk_src_pread(&c->src, head, n, 0, "magic", &e) != DK_OK ||
+	    (k = dk_comp_detect(head, n)) == DK_COMP_NONE ||
+	    dk_zsrc_open(&c->src, k, &z, &e) != DK_OK)
+		return 0;
+	c->z = z;
+	dk_zsrc_stats(z, &zs);
+	if (zs.in_end < c->src.size)
+		padding(c, k, c->src.size - zs.in_end, zs.in_end);
+	c->inner = 1;
+	snprintf(c->unz_name, sizeof(c->unz_name), "%s (decompressed)",
+	    c->src.name);
+	c->src = (struct dk_src){ .fd = -1, .size = zs.size,
+	    .name = c->unz_name, .z = z };
+	c->off_shift = 0;
+	return 1;
+}
+
 static enum dk_status
 unz_check(struct dk_ck *c, struct dk_err *err)
 {
 	struct dk_unz_check u;
 
+	if (c->stream_ok && unz_stream(c))
+		return DK_OK;
 	unz_scan(c, &u);
 	if (!u.found)
 		return DK_OK;

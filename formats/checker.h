@@ -56,6 +56,16 @@ struct dk_ck {
 	int			 set_done;	/* the validator checked the set */
 	int			 unz_fd;	/* a decompressed stream's file */
 	char			 unz_name[512];
+	/*
+	 * A zstd stream read in one pass (decompress.c), or NULL; its
+	 * findings are held until its end has decoded, then delivered:
+	 * if it fails to decode, the check is done again on the spool, as
+	 * it would have been, and the held ones are dropped.
+	 */
+	int			 stream_ok;
+	struct dk_zsrc		*z;
+	struct dk_finding	*held;
+	size_t			 nheld, capheld;
 	uint64_t		 delivered;
 	uint64_t		 progress_total, progress_done, progress_next;
 };

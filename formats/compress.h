@@ -65,6 +65,14 @@ enum dk_status	dk_unz_file(const struct dk_src *, enum dk_comp,
 		    int keep_partial, struct dk_unz *, struct dk_err *);
 
 /*
+ * A one-pass stream over src, compressed as k, if its decompressed size
+ * is known from its headers (zstd frames that declare it) and it starts
+ * with a dump format's magic; else DK_NOMATCH (use dk_unz_file).
+ */
+enum dk_status	dk_zsrc_open(const struct dk_src *, enum dk_comp,
+		    struct dk_zsrc **, struct dk_err *);
+
+/*
  * Copy the stream on descriptor in (standard input, a pipe) to a new
  * temporary file with no name, as dk_unz_file() does, reading it once
  * front to back; whole zero blocks become holes.  *fd the file (the

@@ -36,7 +36,6 @@
 
 #define	UNZ_IN		(64u << 10)	/* compressed bytes per read */
 #define	UNZ_OUT		(1u << 20)	/* decompressed bytes per write */
-#define	UNZ_BLOCK	4096u		/* zero blocks of this size are holes */
 #define	UNZ_ZSTD_SLICE	4096u		/* compressed bytes per zstd call */
 
 static const uint8_t gzip_magic[] = { 0x1f, 0x8b, 0x08 };
@@ -312,51 +311,48 @@ fail:
 	return -1;
 }
 
-static int
-all_zero(const uint8_t *p, size_t n)
-{
-	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
-}
-
 struct unz {
 	const struct dk_src	*src;
 	struct dk_unz		*u;
 	struct dec		 dec;
 	uint8_t			*in, *out;
+	uint64_t		 wpos;		/* put(): the next byte's offset */
+	/* Where unz_next stands: see there. */
+	uint64_t		 off, mstart;	/* next unread byte; member start */
+	size_t			 have, pos;	/* bytes in in, and taken */
+	int			 started, done;
 };
 
 /* Append n decompressed bytes; whole zero blocks become holes. */
 static enum dk_status
 put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 {
-	struct dk_unz *u = s->u;
-
-	while (n > 0) {
+		while (n > 0) {
 		size_t run = 0, k;
 		int zero;
 
 		/* A run of blocks, all zero or all not, on block bounds. */
-		k = UNZ_BLOCK - (size_t)(u->size % UNZ_BLOCK);
+		k = DK_ZBLOCK - (size_t)(s->wpos % DK_ZBLOCK);
 		if (k > n)
 			k = n;
-		zero = all_zero(p, k);
+		zero = dk_all_zero(p, k);
 		do {
 			run += k;
-			k = n - run < UNZ_BLOCK ? n - run : UNZ_BLOCK;
-		} while (k > 0 && all_zero(p + run, k) == zero);
+			k = n - run < DK_ZBLOCK ? n - run : DK_ZBLOCK;
+		} while (k > 0 && dk_all_zero(p + run, k) == zero);
 		while (!zero && run > 0) {
-			ssize_t w = pwrite(u->fd, p, run, (off_t)u->size);
+			ssize_t w = pwrite(s->u->fd, p, run, (off_t)s->wpos);
 
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
 				int e = w < 0 ? errno : ENOSPC;
 
-				dk_err_off(err, DK_ESYS, u->size, "%s: "
+				dk_err_off(err, DK_ESYS, s->wpos, "%s: "
 				    "writing the decompressed dump into %s "
 				    "(TMPDIR), decompressed offset %#jx: %s%s",
 				    s->src->name, tmp_dir(),
-				    (uintmax_t)u->size, strerror(e),
+				    (uintmax_t)s->wpos, strerror(e),
 				    e == ENOSPC ? " (it needs the allocated "
 				    "size of the decompressed dump there; set "
 				    "TMPDIR elsewhere)" : "");
@@ -366,11 +362,11 @@ put(struct unz *s, const uint8_t *p, size_t n, struct dk_err *err)
 			p += w;
 			n -= (size_t)w;
 			run -= (size_t)w;
-			u->size += (uint64_t)w;
+			s->wpos += (uint64_t)w;
 		}
 		p += run;
 		n -= run;
-		u->size += run;
+		s->wpos += run;
 	}
 	return DK_OK;
 }
@@ -397,14 +393,15 @@ dk_spool_fd(int in, const char *name, int *fd, uint64_t *size,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			dk_err_off(err, DK_ESYS, u.size, "%s: reading at "
-			    "offset %#jx: %s", name, (uintmax_t)u.size,
+			dk_err_off(err, DK_ESYS, s.wpos, "%s: reading at "
+			    "offset %#jx: %s", name, (uintmax_t)s.wpos,
 			    strerror(errno));
 			err->sys_errno = errno;
 			st = DK_ESYS;
 		} else
 			st = put(&s, s.out, (size_t)n, err);
 	}
+	u.size = s.wpos;
 	/* A trailing hole still counts: the file is as long as the stream. */
 	if (st == DK_OK && ftruncate(u.fd, (off_t)u.size) != 0) {
 		dk_err_set(err, DK_ESYS, "%s: sizing the temporary copy in %s "
@@ -508,46 +505,54 @@ boundary(struct unz *s, uint64_t off, uint64_t *next, enum dk_status *st,
 	return 0;
 }
 
-/* Decode every member; u->fd is open. */
+/*
+ * Decode the next stretch of the stream into s->out: *made bytes (up to
+ * UNZ_OUT; 0 only with s->done set, at the end of the last member),
+ * member after member, with the checks at each boundary.  u->size
+ * counts what was made.  Resumable: the spool and the one-pass stream
+ * both drive it.
+ */
 static enum dk_status
-unz_run(struct unz *s, struct dk_err *err)
+unz_next(struct unz *s, size_t *made, struct dk_err *err)
 {
 	const struct dk_src *src = s->src;
 	struct dk_unz *u = s->u;
-	uint64_t off = 0, mstart = 0;	/* next unread byte; member start */
-	size_t have = 0, pos = 0;	/* bytes in s->in, and taken */
 	enum dk_status st;
 
-	if (!boundary(s, 0, &mstart, &st, err)) {
-		if (st != DK_OK)
-			return st;
-		u->fail_off = 0;
-		return dk_err_off(err, DK_ECORRUPT, 0, "%s: compressed offset "
-		    "0: expected a %s, found %s", src->name,
-		    kinds[u->kind].unit,
-		    src->size == 0 ? "an empty file" : "zero bytes");
+	*made = 0;
+	if (!s->started) {
+		s->started = 1;
+		if (!boundary(s, 0, &s->mstart, &st, err)) {
+			s->done = 1;
+			if (st != DK_OK)
+				return st;
+			u->fail_off = 0;
+			return dk_err_off(err, DK_ECORRUPT, 0, "%s: compressed "
+			    "offset 0: expected a %s, found %s", src->name,
+			    kinds[u->kind].unit, src->size == 0 ?
+			    "an empty file" : "zero bytes");
+		}
+		s->off = s->mstart;
 	}
-	for (;;) {
-		size_t used, made;
+	while (!s->done && *made < UNZ_OUT) {
+		size_t used, got;
 		int end, eof;
 		const char *why;
 
-		if (pos == have && off < src->size) {
-			have = src->size - off < UNZ_IN ?
-			    (size_t)(src->size - off) : UNZ_IN;
-			if ((st = dk_src_pread(src, s->in, have, off,
+		if (s->pos == s->have && s->off < src->size) {
+			s->have = src->size - s->off < UNZ_IN ?
+			    (size_t)(src->size - s->off) : UNZ_IN;
+			if ((st = dk_src_pread(src, s->in, s->have, s->off,
 			    "compressed data", err)) != DK_OK)
 				return st;
-			off += have;
-			pos = 0;
+			s->off += s->have;
+			s->pos = 0;
 		}
-		eof = off == src->size;
-		st = dec_step(&s->dec, s->in + pos, have - pos, eof, &used,
-		    s->out, UNZ_OUT, &made, &end, &why);
-		if (st == DK_OK && made > 0)
-			st = put(s, s->out, made, err);
-		else if (st != DK_OK && st != DK_ESYS) {
-			u->fail_off = off - have + pos + used;
+		eof = s->off == src->size;
+		st = dec_step(&s->dec, s->in + s->pos, s->have - s->pos, eof,
+		    &used, s->out + *made, UNZ_OUT - *made, &got, &end, &why);
+		if (st != DK_OK) {
+			u->fail_off = s->off - s->have + s->pos + used;
 			if (st == DK_ENOMEM)
 				return dk_err_set(err, st, "%s: %s decoder: out "
 				    "of memory", src->name, dk_comp_name(u->kind));
@@ -556,49 +561,84 @@ unz_run(struct unz *s, struct dk_err *err)
 			    "expected %s, found %s (%ju bytes decoded)",
 			    src->name, (uintmax_t)u->fail_off,
 			    kinds[u->kind].unit, (uintmax_t)u->members + 1,
-			    (uintmax_t)mstart,
+			    (uintmax_t)s->mstart,
 			    st == DK_ELIMIT ? "a window the decoder's memory "
 			    "limit allows" : "data that decodes",
 			    why, (uintmax_t)u->size);
 		}
-		if (st != DK_OK)
-			return st;
-		pos += used;
+		*made += got;
+		u->size += got;
+		s->pos += used;
 		if (end) {
-			uint64_t at = off - have + pos;
+			uint64_t at = s->off - s->have + s->pos;
 
 			u->members++;
 			u->in_end = at;
-			if (!boundary(s, at, &mstart, &st, err))
+			if (!boundary(s, at, &s->mstart, &st, err)) {
+				s->done = 1;
 				return st;
+			}
 			/* The next member: decode from its first byte. */
-			if (mstart != at) {
-				off = mstart;
-				pos = have = 0;
+			if (s->mstart != at) {
+				s->off = s->mstart;
+				s->pos = s->have = 0;
 			}
 			if ((st = dec_start(&s->dec, src->name, err)) != DK_OK)
 				return st;
 			continue;
 		}
-		if (used == 0 && made == 0 && pos == have && eof) {
+		if (used == 0 && got == 0 && s->pos == s->have && eof) {
 			u->fail_off = src->size;
 			return dk_err_off(err, DK_ETRUNC, src->size, "%s: "
 			    "compressed offset %#jx: %s %ju (from %#jx): "
 			    "expected more compressed data, found the end of "
 			    "the file (%ju bytes decoded)", src->name,
 			    (uintmax_t)src->size, kinds[u->kind].unit,
-			    (uintmax_t)u->members + 1, (uintmax_t)mstart,
+			    (uintmax_t)u->members + 1, (uintmax_t)s->mstart,
 			    (uintmax_t)u->size);
 		}
-		if (used == 0 && made == 0 && pos < have) {
+		if (used == 0 && got == 0 && s->pos < s->have) {
 			/* The three libraries buffer what they take: never. */
-			u->fail_off = off - have + pos;
+			u->fail_off = s->off - s->have + s->pos;
 			return dk_err_off(err, DK_ECORRUPT, u->fail_off, "%s: "
 			    "compressed offset %#jx: the %s decoder makes no "
 			    "progress", src->name, (uintmax_t)u->fail_off,
 			    dk_comp_name(u->kind));
 		}
 	}
+	return DK_OK;
+}
+
+/* Decode every member into u->fd, which is open. */
+static enum dk_status
+unz_run(struct unz *s, struct dk_err *err)
+{
+	enum dk_status st;
+	size_t made;
+
+	do {
+		/* What decoded before an error is kept (keep_partial). */
+		struct dk_err e2;
+
+		st = unz_next(s, &made, err);
+		if (made > 0 && put(s, s->out, made, st == DK_OK ? err : &e2) !=
+		    DK_OK && st == DK_OK)
+			st = err->code;
+	} while (st == DK_OK && !s->done);
+	return st;
+}
+
+/* Inside a container (a device image): where the stream is in the file. */
+static void
+note_base(const struct dk_src *src, const struct dk_unz *u, enum dk_status st,
+    struct dk_err *err)
+{
+	size_t n = strlen(err->msg);
+
+	if ((st == DK_ETRUNC || st == DK_ECORRUPT) && src->base != 0)
+		snprintf(err->msg + n, sizeof(err->msg) - n, " [the stream "
+		    "starts at file offset %#jx: file offset %#jx]",
+		    (uintmax_t)src->base, (uintmax_t)(src->base + u->fail_off));
 }
 
 enum dk_status
@@ -635,14 +675,7 @@ dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
 		err->sys_errno = errno;
 		st = DK_ESYS;
 	}
-	/* Inside a container (a device image): where that is in the file. */
-	if ((st == DK_ETRUNC || st == DK_ECORRUPT) && src->base != 0) {
-		size_t n = strlen(err->msg);
-
-		snprintf(err->msg + n, sizeof(err->msg) - n, " [the stream "
-		    "starts at file offset %#jx: file offset %#jx]",
-		    (uintmax_t)src->base, (uintmax_t)(src->base + u->fail_off));
-	}
+	note_base(src, u, st, err);
 out:
 	dec_free(&s.dec);
 	free(s.in);
@@ -653,6 +686,440 @@ out:
 		u->fd = -1;
 	}
 	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The one-pass stream (private.h, struct dk_zsrc).                        */
+
+#define	ZSRC_HEAD_MAX	(64u << 20)	/* kept before the pass, at most */
+#define	ZSTD_HDR_MAX	18		/* magic + the longest frame header */
+
+struct dk_zsrc {
+	struct dk_src	 outer;		/* the compressed stream */
+	struct dk_unz	 u;
+	struct unz	 s;		/* s.out holds [win, win + nwin) */
+	uint64_t	 win;
+	size_t		 nwin;
+	uint8_t		*head;		/* [0, nhead) decoded before the pass */
+	size_t		 nhead, caphead;
+	int		 seq;		/* the pass began: head is final */
+	int		 fd;		/* the spool after a fallback, or -1 */
+	int		 trace;		/* DUMPKIT_TRACE: the counters at close */
+	enum dk_status	 failed;	/* a decoding error, sticky */
+	struct dk_err	 ferr;
+	struct dk_zstats st;
+};
+
+static uint32_t
+le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/*
+ * The decompressed size of the zstd stream src from its frames'
+ * headers, without decoding (RFC 8878 3.1.1): every frame must declare
+ * its content size; its blocks are walked by their 3-byte headers
+ * (Last_Block, Block_Type, Block_Size; an RLE block holds one byte) to
+ * the next frame; skippable frames give nothing; zero bytes to the end
+ * are padding.  0 when it cannot tell (a frame without the size, a
+ * reserved block type, a cut frame, other bytes after the last frame):
+ * the spool then decodes the stream and says what is wrong.  Each step
+ * advances by 3 bytes at least: bounded by the file's size.
+ */
+static int
+zstd_size(const struct dk_src *src, uint64_t *size, uint64_t *end)
+{
+	uint8_t b[ZSTD_HDR_MAX];
+	uint64_t off = 0, total = 0, frames = 0;
+	struct dk_err e;
+
+	while (off < src->size) {
+		size_t n = src->size - off < sizeof(b) ?
+		    (size_t)(src->size - off) : sizeof(b), h;
+		unsigned long long fcs;
+		int cksum;
+
+		if (dk_src_pread(src, b, n, off, "zstd frame header", &e) !=
+		    DK_OK)
+			return 0;
+		if (n >= 8 && (b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
+		    b[2] == 0x4d && b[3] == 0x18) {
+			off += 8 + (uint64_t)le32(b + 4);	/* skippable */
+			continue;
+		}
+		if (n < 4 || memcmp(b, zstd_magic, 4) != 0)
+			break;
+		/*
+		 * Frame_Header_Descriptor: FCS_Field_Size from bits 7-6
+		 * (and Single_Segment, bit 5, which also drops the
+		 * Window_Descriptor), Dictionary_ID's from bits 1-0.
+		 */
+		h = n < 5 ? 0 : 5 + !(b[4] & 0x20) +
+		    (size_t)"\0\1\2\4"[b[4] & 3] +
+		    (size_t)"\0\2\4\10"[b[4] >> 6] + (b[4] >> 6 == 0 &&
+		    (b[4] & 0x20));
+		fcs = ZSTD_getFrameContentSize(b, n);
+		if (h == 0 || h > n || (b[4] & 0x08) ||
+		    fcs == ZSTD_CONTENTSIZE_UNKNOWN ||
+		    fcs == ZSTD_CONTENTSIZE_ERROR || total + fcs < total)
+			return 0;
+		total += fcs;
+		cksum = (b[4] >> 2) & 1;	/* Content_Checksum_flag */
+		off += h;
+		for (;;) {
+			uint32_t v;
+
+			if (src->size - off < 3 || dk_src_pread(src, b, 3, off,
+			    "zstd block header", &e) != DK_OK)
+				return 0;
+			v = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+			    (uint32_t)b[2] << 16;
+			if (((v >> 1) & 3) == 3)
+				return 0;		/* reserved type */
+			off += 3 + (((v >> 1) & 3) == 1 ? 1 : v >> 3);
+			if (off > src->size)
+				return 0;
+			if (v & 1)
+				break;			/* Last_Block */
+		}
+		off += cksum ? 4 : 0;
+		if (off > src->size)
+			return 0;
+		frames++;
+	}
+	if (frames == 0 || off > src->size)
+		return 0;
+	*end = off;
+	while (off < src->size) {		/* padding: zeros only */
+		size_t n = src->size - off < sizeof(b) ?
+		    (size_t)(src->size - off) : sizeof(b);
+
+		if (dk_src_pread(src, b, n, off, "padding", &e) != DK_OK ||
+		    !dk_all_zero(b, n))
+			return 0;
+		off += n;
+	}
+	*size = total;
+	return 1;
+}
+
+/* Remember a decoding failure: every later read reports it again. */
+static enum dk_status
+zfail(struct dk_zsrc *z, enum dk_status st, struct dk_err *err)
+{
+	if (st == DK_OK)
+		return st;
+	note_base(&z->outer, &z->u, st, err);
+	z->failed = st;
+	z->ferr = *err;
+	return st;
+}
+
+/*
+ * A read went behind what is kept (or the head outgrew its bound):
+ * decode the whole stream again, into the temporary file the other
+ * path uses, and read from it from now on.
+ */
+static enum dk_status
+zspool(struct dk_zsrc *z, struct dk_err *err)
+{
+	struct dk_unz u;
+	enum dk_status st;
+
+	if ((st = dk_unz_file(&z->outer, z->u.kind, 0, &u, err)) != DK_OK)
+		return zfail(z, st, err);
+	z->fd = u.fd;
+	z->st.fallbacks++;
+	z->st.spooled += u.size;
+	z->st.decoded += u.size;
+	free(z->head);
+	z->head = NULL;
+	z->nhead = z->caphead = 0;
+	if (u.size != z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)u.size), err);
+	return DK_OK;
+}
+
+/* Decode the next stretch into the window (and the head, before the pass). */
+static enum dk_status
+zfill(struct dk_zsrc *z, struct dk_err *err)
+{
+	size_t made;
+	enum dk_status st;
+
+	if (z->s.done)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)z->u.size), err);
+	if ((st = unz_next(&z->s, &made, err)) != DK_OK)
+		return zfail(z, st, err);
+	z->win += z->nwin;
+	z->nwin = made;
+	z->st.decoded += made;
+	z->st.steps++;
+	if (z->win + made > z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->s.off, "its frames declare %ju decompressed bytes, "
+		    "they decode to more", (uintmax_t)z->st.size), err);
+	/*
+	 * A consumer that reads this far without saying it reads in order
+	 * is taken to: the head stops here (a read behind it spools).
+	 */
+	if (!z->seq && z->nhead + made > ZSRC_HEAD_MAX)
+		z->seq = 1;
+	if (z->seq || made == 0)
+		return DK_OK;
+	if (z->nhead + made > z->caphead) {
+		size_t c = z->caphead ? z->caphead : UNZ_OUT;
+		uint8_t *p;
+
+		while (c < z->nhead + made)
+			c *= 2;
+		if ((p = realloc(z->head, c)) == NULL) {
+			z->seq = 1;	/* no more head: reads go on */
+			return DK_OK;
+		}
+		z->head = p;
+		z->caphead = c;
+	}
+	memcpy(z->head + z->nhead, z->s.out, made);
+	z->nhead += made;
+	return DK_OK;
+}
+
+/*
+ * Where the bytes at off are, decoding forward to them: *p and *n (the
+ * bytes there), or *n 0 once the stream is spooled.
+ */
+static enum dk_status
+zlocate(struct dk_zsrc *z, uint64_t off, const uint8_t **p, size_t *n,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	*n = 0;
+	while (z->fd < 0) {
+		if (z->failed != DK_OK) {
+			*err = z->ferr;
+			return z->failed;
+		}
+		if (off < z->nhead) {
+			*p = z->head + off;
+			*n = z->nhead - (size_t)off;
+			return DK_OK;
+		}
+		if (off >= z->win && off < z->win + z->nwin) {
+			*p = z->s.out + (off - z->win);
+			*n = z->nwin - (size_t)(off - z->win);
+			return DK_OK;
+		}
+		st = off >= z->win + z->nwin ? zfill(z, err) : zspool(z, err);
+		if (st != DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
+enum dk_status
+dk_zsrc_peek(struct dk_zsrc *z, uint64_t off, const uint8_t **p, size_t *n,
+    struct dk_err *err)
+{
+	size_t want = *n;
+	enum dk_status st;
+
+	z->st.reads++;
+	if ((st = zlocate(z, off, p, n, err)) == DK_OK && *n > want)
+		*n = want;
+	return st;
+}
+
+enum dk_status
+dk_zsrc_pread(struct dk_zsrc *z, void *buf, size_t len, uint64_t off,
+    const char *what, struct dk_err *err)
+{
+	uint8_t *b = buf;
+
+	z->st.reads++;
+	while (len > 0) {
+		const uint8_t *p;
+		size_t n;
+		enum dk_status st = zlocate(z, off, &p, &n, err);
+
+		if (st != DK_OK)
+			return st;
+		if (n == 0) {		/* spooled: the temporary file */
+			struct dk_src f = { .fd = z->fd, .size = z->st.size,
+			    .name = z->outer.name };
+
+			return dk_src_pread(&f, b, len, off, what, err);
+		}
+		if (n > len)
+			n = len;
+		memcpy(b, p, n);
+		b += n;
+		off += n;
+		len -= n;
+	}
+	return DK_OK;
+}
+
+void
+dk_src_sequential(const struct dk_src *src)
+{
+	if (src->z != NULL)
+		src->z->seq = 1;
+}
+
+void
+dk_zsrc_close(struct dk_zsrc *z)
+{
+	if (z == NULL)
+		return;
+	if (z->trace)
+		fprintf(stderr, "dumpkit: %s: %s one pass: %ju bytes, %ju "
+		    "decoded in %ju steps, %ju reads, %zu kept before the "
+		    "pass, %ju fallbacks, %ju spooled\n", z->outer.name,
+		    dk_comp_name(z->u.kind), (uintmax_t)z->st.size,
+		    (uintmax_t)z->st.decoded, (uintmax_t)z->st.steps,
+		    (uintmax_t)z->st.reads, z->nhead,
+		    (uintmax_t)z->st.fallbacks, (uintmax_t)z->st.spooled);
+	dec_free(&z->s.dec);
+	free(z->s.in);
+	free(z->s.out);
+	free(z->head);
+	if (z->fd >= 0)
+		close(z->fd);
+	free(z);
+}
+
+/* A dump format's magic at 0 (whose probes read the start, not the end). */
+static int
+format_magic(const uint8_t *p)
+{
+	static const char *const magic[] = { "minidump", "\177ELF",
+	    "KDUMP   ", "DISKDUMP", "makedumpfile" };
+
+	for (size_t i = 0; i < DK_ARRAY_LEN(magic); i++)
+		if (memcmp(p, magic[i], strlen(magic[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A one-pass stream for d->src (kind k), if its decompressed size is
+ * known from its headers and it holds a format read from the start;
+ * DK_NOMATCH to take the spool instead.
+ */
+enum dk_status
+dk_zsrc_open(const struct dk_src *src, enum dk_comp k, struct dk_zsrc **zp,
+    struct dk_err *err)
+{
+	struct dk_zsrc *z;
+	uint64_t size, end;
+	uint8_t m[16];
+	const char *t;
+	enum dk_status st;
+
+	*zp = NULL;
+	if (k != DK_COMP_ZSTD || src->z != NULL ||
+	    !zstd_size(src, &size, &end) || size < sizeof(m))
+		return DK_NOMATCH;
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    src->name);
+	z->outer = *src;
+	z->u.kind = k;
+	z->u.fd = -1;
+	z->fd = -1;
+	z->st.size = size;
+	z->st.in_end = end;
+	z->s.src = &z->outer;
+	z->s.u = &z->u;
+	z->s.dec.kind = k;
+	z->s.in = malloc(UNZ_IN);
+	z->s.out = malloc(UNZ_OUT);
+	if (z->s.in == NULL || z->s.out == NULL)
+		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
+	else if ((st = dec_start(&z->s.dec, src->name, err)) == DK_OK &&
+	    (st = dk_zsrc_pread(z, m, sizeof(m), 0, "magic", err)) == DK_OK &&
+	    !format_magic(m))
+		st = DK_NOMATCH;
+	if (st != DK_OK) {
+		dk_zsrc_close(z);
+		return st;
+	}
+	z->trace = (t = getenv("DUMPKIT_TRACE")) != NULL && *t != '\0' &&
+	    strcmp(t, "0") != 0;
+	*zp = z;
+	return DK_OK;
+}
+
+static struct dk_zsrc *
+stream_of(const struct dk_dump *d)
+{
+	for (size_t i = 0; i < d->nlayers; i++)
+		if (d->layers[i].z != NULL)
+			return d->layers[i].z;
+	return NULL;
+}
+
+enum dk_status
+dk_stream_end(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_zsrc *z = stream_of(d);
+
+	return z != NULL ? dk_zsrc_end(z, err) : DK_OK;
+}
+
+enum dk_status
+dk_zsrc_end(struct dk_zsrc *z, struct dk_err *err)
+{
+	enum dk_status st;
+
+	if (z->failed != DK_OK) {
+		*err = z->ferr;
+		return z->failed;
+	}
+	if (z->fd >= 0)
+		return DK_OK;	/* the spool decoded and checked it whole */
+	z->seq = 1;
+	while (!z->s.done) {
+		if (z->failed != DK_OK) {
+			*err = z->ferr;
+			return z->failed;
+		}
+		if ((st = zfill(z, err)) != DK_OK)
+			return st;
+	}
+	if (z->u.size != z->st.size)
+		return zfail(z, dk_err_at(err, DK_ECORRUPT, z->outer.name,
+		    z->u.in_end, "its frames declare %ju decompressed bytes, "
+		    "they decode to %ju", (uintmax_t)z->st.size,
+		    (uintmax_t)z->u.size), err);
+	return DK_OK;
+}
+
+int
+dk_stream_stats(const struct dk_dump *d, struct dk_zstats *out)
+{
+	return dk_zsrc_stats(stream_of(d), out);
+}
+
+int
+dk_zsrc_stats(const struct dk_zsrc *z, struct dk_zstats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (z == NULL)
+		return 0;
+	*out = z->st;
+	out->head = z->nhead;
+	return 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -671,6 +1138,34 @@ ctr_probe(const struct dk_src *src, enum dk_comp kind, struct dk_err *err)
 	return dk_comp_detect(b, n) == kind ? DK_OK : DK_NOMATCH;
 }
 
+/* The layer of a one-pass stream: d->src becomes z. */
+static enum dk_status
+zsrc_layer(struct dk_dump *d, const struct dk_container_ops *ops,
+    struct dk_zsrc *z, char *name, size_t nlen)
+{
+	struct dk_layer *l = &d->layers[d->nlayers];
+
+	snprintf(name, nlen, "%s (decompressed)", d->src.name);
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	l->outer = d->src;
+	l->fd = -1;
+	l->z = z;
+	l->priv = name;
+	l->info.kind = dk_comp_name(z->u.kind);
+	l->info.offset = 0;
+	l->info.size = d->src.size;
+	snprintf(l->desc, sizeof(l->desc), "%ju bytes decompressed as they "
+	    "are read, in one pass (the size from the frame headers)",
+	    (uintmax_t)z->st.size);
+	l->info.desc = l->desc;
+	d->nlayers++;
+	DK_TRACE(d, "%s: %s", dk_comp_name(z->u.kind), l->desc);
+	d->src = (struct dk_src){ .fd = -1, .size = z->st.size, .name = name,
+	    .z = z };
+	return DK_OK;
+}
+
 static enum dk_status
 ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
     enum dk_comp kind, struct dk_err *err)
@@ -678,12 +1173,21 @@ ctr_open(struct dk_dump *d, const struct dk_container_ops *ops,
 	struct dk_layer *l = &d->layers[d->nlayers];
 	size_t nlen = strlen(d->src.name) + sizeof(" (decompressed)");
 	char *name = malloc(nlen);
+	struct dk_zsrc *z;
 	struct dk_unz u;
 	enum dk_status st;
 
 	if (name == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
+	if (d->stream_ok && (st = dk_zsrc_open(&d->src, kind, &z, err)) !=
+	    DK_NOMATCH) {
+		if (st != DK_OK) {
+			free(name);
+			return st;
+		}
+		return zsrc_layer(d, ops, z, name, nlen);
+	}
 	if ((st = dk_unz_file(&d->src, kind, 0, &u, err)) != DK_OK) {
 		free(name);
 		return st;
@@ -716,6 +1220,8 @@ static void
 ctr_close(struct dk_dump *d, struct dk_layer *l)
 {
 	(void)d;
+	dk_zsrc_close(l->z);
+	l->z = NULL;
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;

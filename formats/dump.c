@@ -168,9 +168,10 @@ new_dump(const char *name, struct dk_err *err)
 	return d;
 }
 
-enum dk_status
-dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
-    size_t n, const struct dk_open_opts *o, struct dk_dump **dp,
+/* dk_open_fmt and dk_open_stream: stream 1 allows a one-pass stream. */
+static enum dk_status
+open_paths(const struct dk_format_ops *fmt, const char *const *paths,
+    size_t n, int stream, const struct dk_open_opts *o, struct dk_dump **dp,
     struct dk_err *err)
 {
 	struct dk_dump *d;
@@ -209,12 +210,28 @@ dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
 			}
 		}
 	}
+	d->stream_ok = stream;
 	if ((st = open_src(d, fmt, o, err)) != DK_OK) {
 		dk_close(d);
 		return st;
 	}
 	*dp = d;
 	return DK_OK;
+}
+
+enum dk_status
+dk_open_fmt(const struct dk_format_ops *fmt, const char *const *paths,
+    size_t n, const struct dk_open_opts *o, struct dk_dump **dp,
+    struct dk_err *err)
+{
+	return open_paths(fmt, paths, n, 0, o, dp, err);
+}
+
+enum dk_status
+dk_open_stream(const char *const *paths, size_t n,
+    const struct dk_open_opts *o, struct dk_dump **dp, struct dk_err *err)
+{
+	return open_paths(NULL, paths, n, 1, o, dp, err);
 }
 
 DK_EXPORT enum dk_status
@@ -300,6 +317,7 @@ dk_open_src(const struct dk_src *src, const struct dk_open_opts *o,
 	d->src.mem = src->mem;
 	d->src.base = src->base;
 	d->src.size = src->size;
+	d->src.z = src->z;		/* the checker's one-pass stream */
 	if (src->fd >= 0 && (d->src.fd = fcntl(src->fd, F_DUPFD_CLOEXEC,
 	    0)) < 0) {
 		dk_err_set(err, DK_ESYS, "%s: %s", src->name, strerror(errno));

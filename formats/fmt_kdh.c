@@ -655,6 +655,13 @@ kdh_probe(const struct dk_src *src, struct dk_err *err)
 {
 	struct dk_kdh_info k;
 
+	/*
+	 * A one-pass stream starts with a dump format's magic (decompress.c
+	 * takes no other): no container, and the trailer probe would have
+	 * to decode it all to read its end.
+	 */
+	if (src->z != NULL)
+		return DK_NOMATCH;
 	return dk_kdh_locate(src, &k, NULL, err);
 }
 

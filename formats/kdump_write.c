@@ -998,6 +998,7 @@ read_fill(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
 	struct dk_dump *d = arg;
 	uint64_t ps = kpage(d);
 
+	dk_src_sequential(&d->src);	/* the pages, in order */
 	return dk_read_pa(d, pfn * ps, page, (size_t)ps, err);
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dumpkit.h"
 
@@ -36,6 +37,8 @@ struct dk_src {
 	const char	*name;		/* for messages only */
 	uint32_t	 index;		/* which file of a dump set (0: the
 					 * first); errors carry it (err->file) */
+	struct dk_zsrc	*z;		/* a compressed stream decoded as it
+					 * is read (decompress.c), or NULL */
 };
 
 /*
@@ -52,6 +55,71 @@ enum dk_status	dk_src_open(const char *path, struct dk_src *,
  */
 enum dk_status	dk_src_pread(const struct dk_src *, void *, size_t, uint64_t,
 		    const char *what, struct dk_err *);
+
+/*
+ * A compressed stream read in one pass (decompress.c): reads at
+ * increasing offsets decode forward; what was decoded before the
+ * sequential pass began is kept (the headers, bitmaps, page tables the
+ * open and the walks read); a read behind that decodes the stream again
+ * into a temporary file and reads it from there (a fallback, counted).
+ */
+struct dk_zsrc;
+#define	DK_ZBLOCK	4096u	/* decompressed zero blocks become holes */
+/* All n bytes at p are zero (n may be 0). */
+static inline int
+dk_all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+/* What a one-pass stream did (the work-bound tests read it). */
+struct dk_zstats {
+	uint64_t	size;		/* decompressed size, from the frames */
+	uint64_t	in_end;		/* where the last frame ends (then
+					 * zero padding to the file's end) */
+	uint64_t	decoded;	/* decompressed bytes decoded */
+	uint64_t	head;		/* bytes kept from before the pass */
+	uint64_t	steps;		/* decoder calls that gave bytes */
+	uint64_t	reads;		/* reads served */
+	uint64_t	fallbacks;	/* times the stream was spooled */
+	uint64_t	spooled;	/* bytes decoded into a temporary file */
+};
+/* dk_stream_end for a stream of one's own; the first error, sticky. */
+enum dk_status	dk_zsrc_end(struct dk_zsrc *, struct dk_err *);
+/* Its counters (0 and zeros for NULL). */
+int		dk_zsrc_stats(const struct dk_zsrc *, struct dk_zstats *);
+/* Free it; NULL is allowed. */
+void		dk_zsrc_close(struct dk_zsrc *);
+enum dk_status	dk_zsrc_pread(struct dk_zsrc *, void *, size_t, uint64_t,
+		    const char *what, struct dk_err *);
+/*
+ * Up to *n (> 0) bytes at off without copying: *p points at them until
+ * the next call on z, *n says how many; 0 bytes when z was spooled
+ * (then read it with dk_zsrc_pread).
+ */
+enum dk_status	dk_zsrc_peek(struct dk_zsrc *, uint64_t off,
+		    const uint8_t **p, size_t *n, struct dk_err *);
+/*
+ * The consumer now reads in increasing order (a writer's copy, the
+ * content pass): what is decoded from here on is no longer kept.
+ */
+void		dk_src_sequential(const struct dk_src *);
+/*
+ * Open like dk_open_set, letting a zstd stream be read in one pass
+ * rather than decompressed into a temporary file first: for consumers
+ * that read in order (dumpconv, dumpcheck's content pass), which call
+ * dk_stream_end before they trust what they read.
+ */
+enum dk_status	dk_open_stream(const char *const *paths, size_t n,
+		    const struct dk_open_opts *, struct dk_dump **,
+		    struct dk_err *);
+/*
+ * Decode what the consumer did not read, to the end of the stream: its
+ * checksums and what follows it are checked, as a whole decompression
+ * checks them.  DK_OK at once when d is not a one-pass stream.
+ */
+enum dk_status	dk_stream_end(struct dk_dump *, struct dk_err *);
+/* The counters of d's one-pass stream; 0 if it has none. */
+int		dk_stream_stats(const struct dk_dump *, struct dk_zstats *);
 
 /*
  * Open a dump on an existing source (dumpcheck's decompressed stream):
@@ -598,6 +666,7 @@ struct dk_layer {
 	struct dk_src		 outer;
 	void			*priv;		/* the layer's own data */
 	int			 fd;		/* a file the layer owns, or -1 */
+	struct dk_zsrc		*z;		/* a one-pass stream it owns */
 	char			 desc[160];	/* info.desc points here */
 };
 
@@ -841,6 +910,8 @@ struct dk_pcache {
 
 struct dk_dump {
 	struct dk_src		 src;		/* the innermost stream */
+	int			 stream_ok;	/* dk_open_stream: may read a
+						 * compressed stream in one pass */
 	/* The files of a dump set as opened (part[0] is the first), or 0. */
 	struct dk_src		*part;
 	size_t			 npart;

@@ -220,6 +220,49 @@ copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 }
 
 /*
+ * Copy from a one-pass stream (decompress.c): the bytes as they are
+ * decoded, without a copy; whole zero blocks (of the stream's offsets,
+ * as the spool's holes were) become holes.  The copy starts the
+ * sequential pass: what was decoded before it stays kept.
+ */
+static enum dk_status
+copy_stream(struct dk_sink *s, const struct dk_src *src, uint64_t off,
+    uint64_t len, struct dk_err *err)
+{
+	enum dk_status st = DK_OK;
+
+	dk_src_sequential(src);
+	while (st == DK_OK && len > 0) {
+		const uint8_t *p;
+		size_t n = len < SINK_CHUNK ? (size_t)len : SINK_CHUNK;
+
+		if ((st = dk_zsrc_peek(src->z, off, &p, &n, err)) != DK_OK)
+			return st;
+		if (n == 0)		/* spooled: read it as a file */
+			return copy_slow(s, src, off, len, err);
+		for (size_t i = 0; st == DK_OK && i < n; ) {
+			size_t k = DK_ZBLOCK - (size_t)((off + i) % DK_ZBLOCK);
+			size_t j = i;
+			int zero;
+
+			if (k > n - i)
+				k = n - i;
+			zero = dk_all_zero(p + i, k);
+			do {
+				j += k;
+				k = n - j < DK_ZBLOCK ? n - j : DK_ZBLOCK;
+			} while (k > 0 && dk_all_zero(p + j, k) == zero);
+			st = zero ? dk_sink_zero(s, j - i, err) :
+			    dk_sink_write(s, p + i, j - i, err);
+			i = j;
+		}
+		off += n;
+		len -= n;
+	}
+	return st;
+}
+
+/*
  * The extent of src at off, in file offsets: *data (>= off) where the
  * data starts (end: a hole to the end), *hole where it ends, -1 if the
  * file system cannot tell.  The last answer is kept: the pages of a
@@ -272,6 +315,8 @@ dk_sink_copy(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 		return dk_err_at(err, DK_ETRUNC, src->name, off, "%#jx bytes "
 		    "of page data needed, the file ends at %#jx",
 		    (uintmax_t)len, (uintmax_t)src->size);
+	if (src->z != NULL)
+		return copy_stream(s, src, off, len, err);
 	if (src->fd < 0)
 		return dk_sink_write(s, src->mem + src->base + off,
 		    (size_t)len, err);

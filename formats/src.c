@@ -79,6 +79,8 @@ dk_src_pread(const struct dk_src *src, void *buf, size_t len, uint64_t off,
 		err->file = src->index;
 		return DK_ETRUNC;
 	}
+	if (src->z != NULL)
+		return dk_zsrc_pread(src->z, buf, len, off, what, err);
 	if (src->fd < 0) {
 		memcpy(buf, src->mem + src->base + off, len);
 		return DK_OK;

@@ -596,6 +596,7 @@ write_paged(struct dk_dump *d, struct dk_sink *s, const struct dk_vmw_piece *c,
 	size_t ps = (size_t)d->page_size, fill = 0;
 	enum dk_status st = DK_OK;
 
+	dk_src_sequential(&d->src);	/* the pages, in order */
 	for (uint64_t a = c->pa; st == DK_OK && a < c->pa + c->len; a += ps) {
 		if ((st = dk_read_pa(d, a, buf + fill, ps, err)) != DK_OK)
 			break;

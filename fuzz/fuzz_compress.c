@@ -12,6 +12,10 @@
  * temporary files are bounded by RLIMIT_FSIZE, so that such an input is
  * a clean DK_ESYS (EFBIG), not a slow fuzzer.
  *
+ * The one-pass stream (dk_zsrc_open: the zstd frame walk) must agree
+ * with the spool: where it opens, reading it front to back gives the
+ * bytes the spool holds, and it fails exactly where the spool fails.
+ *
  * Linked with libFuzzer (make fuzz) or with replay.c (make fuzz-replay).
  */
 #include <signal.h>
@@ -76,6 +80,53 @@ one(const struct dk_src *src, enum dk_comp k, int partial)
 	}
 }
 
+/* The one-pass stream, read in order, against the spool's bytes. */
+static void
+one_pass(const struct dk_src *src, enum dk_comp k)
+{
+	struct dk_zsrc *z;
+	struct dk_zstats zs;
+	struct dk_unz u;
+	struct dk_err err, e2;
+	uint8_t a[8192], b[8192];
+	enum dk_status st, sp;
+	uint64_t off = 0;
+
+	if (dk_zsrc_open(src, k, &z, &err) != DK_OK)
+		return;
+	FZ_CHECK(dk_zsrc_stats(z, &zs) == 1);
+	if (zs.size > FZ_FSIZE_MAX) {		/* bounded, as the spool is */
+		dk_zsrc_close(z);
+		return;
+	}
+	sp = dk_unz_file(src, k, 1, &u, &e2);
+	st = DK_OK;
+	while (st == DK_OK && off < zs.size) {
+		size_t n = zs.size - off < sizeof(a) ? (size_t)(zs.size - off) :
+		    sizeof(a);
+
+		if ((st = dk_zsrc_pread(z, a, n, off, "data", &err)) != DK_OK)
+			break;
+		/* What the spool decoded before its failure is the same. */
+		if (u.fd >= 0 && off + n <= u.size) {
+			FZ_CHECK(pread(u.fd, b, n, (off_t)off) == (ssize_t)n);
+			FZ_CHECK(memcmp(a, b, n) == 0);
+		}
+		off += n;
+	}
+	if (st == DK_OK)
+		st = dk_zsrc_end(z, &err);
+	FZ_CHECK((st == DK_OK) == (sp == DK_OK));
+	if (st != DK_OK)
+		FZ_CHECK(err.code == st && strncmp(err.msg, src->name,
+		    strlen(src->name)) == 0);
+	if (sp == DK_OK)
+		FZ_CHECK(u.size == zs.size);
+	if (u.fd >= 0)
+		close(u.fd);
+	dk_zsrc_close(z);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -90,6 +141,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (k != DK_COMP_NONE) {
 		one(&src, k, 0);
 		one(&src, k, 1);
+		one_pass(&src, k);
 	}
 	for (int o = DK_COMP_GZIP; o <= DK_COMP_XZ; o++)
 		if (o != (int)k)

@@ -484,6 +484,99 @@ START_TEST(test_open_dump)
 }
 END_TEST
 
+/*
+ * The one-pass stream (dk_open_stream): a zstd file of the tool's, whose
+ * frame declares its size.  Pages read in order are the fixture's, with
+ * nothing spooled and each byte decoded once; a read behind what was
+ * kept spools the stream (one fallback, the whole size) and still reads
+ * right; a sizeless stream (from a pipe) and gzip are spooled at open.
+ */
+START_TEST(test_one_pass)
+{
+	struct fx_opts o = { .arch = "amd64", .version = 3, .mem = 64u << 20,
+	    .seed = 9, .compact = 1 };
+	struct fx_dump f;
+	struct dk_dump *d;
+	struct dk_err err;
+	struct dk_run_iter it = { 0 };
+	struct dk_run r;
+	struct dk_zstats zs;
+	char plain[512], z[512], pz[512], gz[512];
+	const char *one[1];
+	uint8_t got[4096], want[4096];
+	uint64_t mid = 0, last = 0, size;
+	size_t nread = 0;
+
+	mk_dir();
+	snprintf(plain, sizeof(plain), "%s/vmcore.0", dir);
+	snprintf(z, sizeof(z), "%s/vmcore.0.zst", dir);
+	snprintf(pz, sizeof(pz), "%s/pipe.zst", dir);
+	snprintf(gz, sizeof(gz), "%s/vmcore.0.gz", dir);
+	ck_assert_msg(fx_build(&o, &f, &err) == DK_OK, "%s", err.msg);
+	ck_assert_msg(fx_write(&f, plain, 1, &err) == DK_OK, "%s", err.msg);
+	sh("%s '%s' > '%s'", tool[DK_COMP_ZSTD], plain, z);
+	sh("%s < '%s' > '%s'", tool[DK_COMP_ZSTD], plain, pz);
+	sh("%s '%s' > '%s'", tool[DK_COMP_GZIP], plain, gz);
+
+	one[0] = z;
+	ck_assert_msg(dk_open_stream(one, 1, NULL, &d, &err) == DK_OK, "%s",
+	    err.msg);
+	ck_assert_int_eq(dk_stream_stats(d, &zs), 1);
+	size = dk_info(d)->file_size;
+	ck_assert_uint_eq(zs.size, size);
+	dk_src_sequential(&d->src);
+	while (dk_run_next(d, &it, &r)) {
+		for (uint64_t pa = r.pa; pa < r.pa + r.len; pa += 4096,
+		    nread++) {
+			ck_assert_int_eq(dk_read_pa(d, pa, got, sizeof(got),
+			    &err), DK_OK);
+			fx_expect(&f, pa, want, sizeof(want));
+			ck_assert_msg(memcmp(got, want, sizeof(got)) == 0,
+			    "pa %#jx", (uintmax_t)pa);
+			if (nread == 1000)
+				mid = pa;	/* 4 MiB in, past the head */
+			last = pa;
+		}
+	}
+	ck_assert_uint_gt(nread, 1000);
+	ck_assert_int_eq(dk_stream_end(d, &err), DK_OK);
+	dk_stream_stats(d, &zs);
+	ck_assert_uint_eq(zs.fallbacks, 0);
+	ck_assert_uint_eq(zs.spooled, 0);
+	ck_assert_uint_eq(zs.decoded, size);	/* each byte once */
+	ck_assert_uint_lt(zs.head, size / 2);
+	dk_close(d);
+
+	/* Behind the window and the head: one fallback, reads still right. */
+	ck_assert_msg(dk_open_stream(one, 1, NULL, &d, &err) == DK_OK, "%s",
+	    err.msg);
+	dk_src_sequential(&d->src);
+	ck_assert_int_eq(dk_read_pa(d, last, got, sizeof(got), &err), DK_OK);
+	ck_assert_int_eq(dk_read_pa(d, mid, got, sizeof(got), &err), DK_OK);
+	fx_expect(&f, mid, want, sizeof(want));
+	ck_assert(memcmp(got, want, sizeof(got)) == 0);
+	dk_stream_stats(d, &zs);
+	ck_assert_uint_eq(zs.fallbacks, 1);
+	ck_assert_uint_eq(zs.spooled, size);
+	ck_assert_int_eq(dk_stream_end(d, &err), DK_OK);
+	dk_close(d);
+
+	/* No size in the frame, or gzip: the spool, as dk_open does. */
+	one[0] = pz;
+	ck_assert_msg(dk_open_stream(one, 1, NULL, &d, &err) == DK_OK, "%s",
+	    err.msg);
+	ck_assert_int_eq(dk_stream_stats(d, &zs), 0);
+	dk_close(d);
+	one[0] = gz;
+	ck_assert_msg(dk_open_stream(one, 1, NULL, &d, &err) == DK_OK, "%s",
+	    err.msg);
+	ck_assert_int_eq(dk_stream_stats(d, &zs), 0);
+	dk_close(d);
+	fx_free(&f);
+	rm_dir();
+}
+END_TEST
+
 /* TMPDIR that cannot hold the file: a clear error, nothing left. */
 START_TEST(test_bad_tmpdir)
 {
@@ -532,6 +625,7 @@ compress_suite(void)
 	tcase_add_loop_test(wr, test_writer, DK_COMP_GZIP, DK_COMP_XZ + 1);
 	tcase_set_timeout(wr, 120);
 	tcase_add_loop_test(op, test_open_dump, DK_COMP_GZIP, DK_COMP_XZ + 1);
+	tcase_add_test(op, test_one_pass);
 	tcase_set_timeout(op, 120);
 	suite_add_tcase(s, dec);
 	suite_add_tcase(s, wr);

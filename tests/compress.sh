@@ -101,6 +101,72 @@ for z in gzip zstd xz; do
 	[ ! -e "$T/cut.elf" ] && ok "... and leaves no output" || no "output left after a failure"
 done
 
+# --- zstd in one pass (issue 17): the work bounded, not timed ------------------
+# A zstd file whose frames declare their size is decoded as dumpconv and
+# dumpcheck read it: DUMPKIT_TRACE prints the stream's counters at close.
+# Decoded once (decoded = size), nothing spooled, no fallback, and no
+# more kept than the dump's metadata (the sections before its pages) and
+# one decoder stretch (1 MiB).
+zstd -q -c "$T/plain" >"$T/op.zst"
+pages_off=$("$BIN/dumpinfo" "$T/plain" | awk '$1 == "pages" { print $3; exit }')
+onepass() {	# onepass DESC TRACEFILE: the counters say one pass
+	local l n dec kept
+	l=$(grep "zstd one pass" "$2")
+	n=$(sed -n 's/.*one pass: \([0-9]*\) bytes.*/\1/p' <<<"$l")
+	dec=$(sed -n 's/.* \([0-9]*\) decoded in.*/\1/p' <<<"$l")
+	kept=$(sed -n 's/.* \([0-9]*\) kept before.*/\1/p' <<<"$l")
+	if [ -n "$n" ] && [ "$n" = "$(stat -c %s "$T/plain")" ] && [ "$dec" = "$n" ] &&
+	    grep -q " 0 fallbacks, 0 spooled" <<<"$l" &&
+	    [ "$kept" -le $((pages_off + (1 << 20))) ]; then
+		ok "$1: one pass ($dec bytes decoded, $kept kept, 0 spooled)"
+	else
+		no "$1: not one pass" "${l:-no trace line}; pages at $pages_off"
+	fi
+}
+DUMPKIT_TRACE=1 "$BIN/dumpconv" -q -f "$T/op.zst" -o "$T/op.elf" 2>"$T/op.trace"
+same "one pass: dumpconv of the zstd input = of the plain input" "$T/op.elf" "$T/plain.elf"
+onepass "dumpconv FILE.zst -o OUT" "$T/op.trace"
+DUMPKIT_TRACE=1 "$BIN/dumpconv" -q "$T/op.zst" -o - 2>"$T/op.trace" >"$T/op2.elf"
+same "one pass: to standard output, the same bytes" "$T/op2.elf" "$T/plain.elf"
+onepass "dumpconv FILE.zst -o -" "$T/op.trace"
+got=$(DUMPKIT_TRACE=1 "$BIN/dumpcheck" --checksum "$T/op.zst" 2>"$T/op.trace" |
+    sed -n 's/.*checksum //p')
+[ "$got" = "$want" ] && ok "one pass: dumpcheck --checksum = plain" ||
+    no "one-pass checksum" "$got vs $want"
+onepass "dumpcheck --checksum FILE.zst" "$T/op.trace"
+zstd -q -c "$T/plain.elf" >"$T/ope.zst"
+"$BIN/dumpconv" -q --to native "$T/ope.zst" -o "$T/ope.back" &&
+    same "one pass: --to native of a zstd portable file = the original" "$T/ope.back" "$T/plain"
+# A stream from a pipe declares no size: the spool, as before.
+zstd -q -c <"$T/plain" >"$T/pipe.zst"
+DUMPKIT_TRACE=1 "$BIN/dumpconv" -q "$T/pipe.zst" -o "$T/pipe.elf" 2>"$T/op.trace"
+! grep -q "one pass" "$T/op.trace" && grep -q "unlinked file" "$T/op.trace" &&
+    ok "a zstd stream without content sizes is spooled" ||
+    no "no spool for a sizeless stream" "$(grep zstd "$T/op.trace")"
+same "... and converts to the same bytes" "$T/pipe.elf" "$T/plain.elf"
+# Damage inside a block: found while converting, or at the checksum;
+# the output is not left at the target, nor a temporary file beside it.
+mkdir "$T/od"
+cp "$T/op.zst" "$T/flip.zst"
+size=$(stat -c %s "$T/flip.zst")
+printf '\377\377\377\377' | dd of="$T/flip.zst" bs=1 seek=$((size / 2)) conv=notrunc status=none
+expect_exit "one pass, a damaged block: dumpconv fails, naming the file and offset" 2 \
+    "flip.zst: compressed offset 0x[0-9a-f]+: zstd frame 1" \
+    "$BIN/dumpconv" -q "$T/flip.zst" -o "$T/od/flip.elf"
+[ -z "$(ls -A "$T/od")" ] && ok "... and leaves nothing in the target directory" ||
+    no "left in the target directory" "$(ls -la "$T/od")"
+res=$("$BIN/dumpcheck" "$T/flip.zst" 2>&1)
+grep -Eq "^  error +0x[0-9a-f]+ +compress.corrupt:" <<<"$res" &&
+    [ "$(grep -c compress.corrupt <<<"$res")" = 1 ] &&
+    ok "one pass, a damaged block: dumpcheck reports compress.corrupt once" ||
+    no "dumpcheck of a damaged one-pass stream" "$res"
+head -c $((size - 7)) "$T/op.zst" >"$T/od.zst"
+expect_exit "one pass, the last frame cut: dumpconv fails, naming the offset" 2 \
+    "od.zst: compressed offset $(printf '%#x' $((size - 7))): .*expected more compressed data" \
+    "$BIN/dumpconv" -q "$T/od.zst" -o "$T/od/cut.elf"
+[ -z "$(ls -A "$T/od")" ] && ok "... and leaves nothing in the target directory" ||
+    no "left after a cut stream" "$(ls -la "$T/od")"
+
 # --- TMPDIR: where the decompressed dump goes, and nothing left there ----------
 mkdir "$T/tmp"
 TMPDIR=$T/tmp "$BIN/dumpconv" -q "$T/t.gz" -o "$T/x.elf"
