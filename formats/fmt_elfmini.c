@@ -663,6 +663,9 @@ make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
 		    "convert to the portable format yet", d->src.name,
 		    d->info.format != NULL ? d->info.format : "?");
 	pl->p.source = pl->kind->name;
+	if (pl->kind->convertible != NULL &&
+	    (st = pl->kind->convertible(d, err)) != DK_OK)
+		return st;
 	pl->src_off = pl->kind->extent(d, &pl->present);
 	if ((pl->keep = pl->kind->keep != NULL ? pl->kind->keep(d,
 	    &pl->ext_size) : NULL) == NULL && (flags & DK_ELFMINI_DROP_ZERO)) {
@@ -816,6 +819,8 @@ phys_vaddr(const struct dk_dump *d, const struct dk_plan *pl, uint64_t pa)
 {
 	if (pl->kind->vaddr_is_pa)
 		return pa;
+	if (pl->kind->pvaddr != NULL)
+		return pl->kind->pvaddr(d, pa);
 	return seg_vaddr(d, dmap_va(d, pa));
 }
 
