@@ -58,7 +58,6 @@
 #include "linux.h"
 #include "portable.h"
 #include "private.h"
-#include "vmcore_write.h"
 
 #define	VMC_MAX_PHNUM		(1u << 24)	/* program headers read */
 #define	VMC_PH_CHUNK		(1u << 20)	/* their bytes per read */
@@ -80,6 +79,7 @@ struct vmc_piece {
 	uint64_t	len;
 	uint64_t	off;
 	uint64_t	pa;		/* virtual pieces: PA of addr */
+	uint64_t	va;		/* physical: p_vaddr at addr, 0: none */
 	uint64_t	ph;		/* its program header's index */
 };
 
@@ -583,8 +583,8 @@ hole_cmp(const void *a, const void *b)
  * Sort p[0..n) and make its pieces disjoint: where they overlap, the
  * earlier program header's bytes stay, and the overlap is an alias
  * (*alias) when the later one puts it at the same file offset and PA,
- * else an overlap (*over).  Pieces contiguous in address, offset and PA
- * are merged.  Returns the new count.
+ * else an overlap (*over).  Pieces contiguous in address, offset, PA and
+ * VA (where they have one) are merged.  Returns the new count.
  */
 static size_t
 sweep(struct vmc_piece *p, size_t n, uint64_t *alias, uint64_t *over)
@@ -609,12 +609,16 @@ sweep(struct vmc_piece *p, size_t n, uint64_t *alias, uint64_t *over)
 				continue;
 			x.off += end - x.addr;
 			x.pa += end - x.addr;
+			if (x.va != 0)
+				x.va += end - x.addr;
 			x.len = xend - end;
 			x.addr = end;
 		}
 		if (k > 0 && p[k - 1].addr + p[k - 1].len == x.addr &&
 		    p[k - 1].off + p[k - 1].len == x.off &&
-		    p[k - 1].pa + p[k - 1].len == x.pa)
+		    p[k - 1].pa + p[k - 1].len == x.pa &&
+		    (p[k - 1].va == 0 ? x.va == 0 :
+		    p[k - 1].va + p[k - 1].len == x.va))
 			p[k - 1].len += x.len;
 		else
 			p[k++] = x;
@@ -746,7 +750,7 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			if (p.filesz == 0)
 				continue;
 			v->phys[v->nphys++] = (struct vmc_piece){ p.paddr,
-			    p.filesz, p.offset, p.paddr, i };
+			    p.filesz, p.offset, p.paddr, p.vaddr, i };
 			if (v->e == DK_LE && cls == ELFCLASS64 &&
 			    d->arch->elf_class == ELFCLASS64 && p.vaddr != 0 &&
 			    !canonical48(p.vaddr))
@@ -754,7 +758,7 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			if (p.vaddr != p.paddr && p.vaddr != 0 &&
 			    p.vaddr + p.filesz - 1 >= p.vaddr)
 				v->virt[v->nvirt++] = (struct vmc_piece){
-				    p.vaddr, p.filesz, p.offset, p.paddr, i };
+				    p.vaddr, p.filesz, p.offset, p.paddr, 0, i };
 		}
 	}
 out:
@@ -803,6 +807,8 @@ clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 			    p.ph, VMC_UNALIGNED };
 		if (re > ra) {
 			p.off += ra - a;
+			if (p.va != 0)
+				p.va += ra - a;
 			p.pa = p.addr = ra;
 			p.len = re - ra;
 			v->phys[k++] = p;
@@ -1277,25 +1283,77 @@ vmc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 }
 
 /*
+ * Does a physical PT_LOAD of the portable file give the byte at x of
+ * virtual piece p (the same VA for the same PA at the same offset)?
+ * *n: how many bytes from x on have the same answer.
+ */
+static int
+vmc_given(const struct dk_vmcore *v, const struct vmc_piece *p, uint64_t x,
+    uint64_t *n)
+{
+	uint64_t pa = p->pa + x, left = p->len - x;
+	const struct vmc_piece *q = find_piece(v->phys, v->nphys, pa);
+	size_t lo = 0, hi = v->nphys;
+
+	if (q != NULL) {
+		*n = q->addr + q->len - pa < left ? q->addr + q->len - pa :
+		    left;
+		return q->va != 0 && q->va - q->addr == p->addr - p->pa &&
+		    q->off - q->addr == p->off - p->pa;
+	}
+	while (lo < hi) {	/* the first physical piece above pa */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->phys[mid].addr <= pa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo < v->nphys && v->phys[lo].addr - pa < left ?
+	    v->phys[lo].addr - pa : left;
+	return 0;
+}
+
+/*
  * The kernel-map walk of the portable writer: the segments' own p_vaddr
- * mappings, the virtual pieces (by VA, disjoint), it->va counting them.
+ * mappings, the virtual pieces (by VA, disjoint), less what the physical
+ * PT_LOADs' p_vaddr already give; it->va counts the pieces, it->probes
+ * the bytes of the current one done.
  */
 static int
 vmc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
     struct dk_kmap_run *run, struct dk_err *err)
 {
 	const struct dk_vmcore *v = vmc(d);
-	const struct vmc_piece *p;
 
 	(void)err;
-	if (it->done || it->va >= v->nvirt) {
-		it->done = 1;
-		return 0;
+	while (!it->done && it->va < v->nvirt) {
+		const struct vmc_piece *p = &v->virt[it->va];
+		uint64_t start = it->probes, end = start, n;
+
+		while (end < p->len) {
+			int given = vmc_given(v, p, end, &n);
+
+			if (given && end > start)
+				break;
+			end += n;
+			if (given)
+				start = end;
+		}
+		it->probes = end;
+		if (end >= p->len) {
+			it->va++;
+			it->probes = 0;
+		}
+		if (end > start) {
+			*run = (struct dk_kmap_run){ p->addr + start, p->pa +
+			    start, end - start, p->off + start,
+			    DK_PROT_W | DK_PROT_X };
+			return 1;
+		}
 	}
-	p = &v->virt[it->va++];
-	*run = (struct dk_kmap_run){ p->addr, p->pa, p->len, p->off,
-	    DK_PROT_W | DK_PROT_X };
-	return 1;
+	it->done = 1;
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1413,15 +1471,14 @@ vmc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 	return dk_sink_copy(s, &d->src, pl->src_off, pl->present, err);
 }
 
-/* A physical PT_LOAD's p_vaddr: its direct-map address, as --to elf's. */
+/* A physical PT_LOAD's p_vaddr: the source's at pa, or 0 if none. */
 static uint64_t
 vmc_pvaddr(const struct dk_dump *d, uint64_t pa)
 {
-	const char *why;
-	uint64_t base = dk_vmw_direct_map(d, d->arch->elf_machine,
-	    d->arch->elf_class, &why);
+	const struct dk_vmcore *v = vmc(d);
+	const struct vmc_piece *q = find_piece(v->phys, v->nphys, pa);
 
-	return base != 0 ? base + pa : 0;
+	return q != NULL && q->va != 0 ? q->va + (pa - q->addr) : 0;
 }
 
 static enum dk_status

@@ -78,13 +78,6 @@ enum dk_status	dk_vmw_plan(struct dk_dump *d, const struct dk_vmw_opts *,
 /* Free what dk_vmw_plan allocated. */
 void		dk_vmw_plan_free(struct dk_vmw_plan *);
 /*
- * The p_vaddr of pa 0 in the direct map of d's kernel (0: none known)
- * for a vmcore of e_machine machine and ELF class cls; *why says what
- * told it.  A segment at pa has p_vaddr pa + that, where it is not 0.
- */
-uint64_t	dk_vmw_direct_map(const struct dk_dump *, unsigned machine,
-		    unsigned cls, const char **why);
-/*
  * Write the Linux ELF vmcore of d to s (dk_vmw_plan, then the bytes);
  * done, if not NULL, gets the plan's counts (its arrays freed, NULL).
  */
