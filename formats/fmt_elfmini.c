@@ -715,7 +715,14 @@ make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
 		pl->notes_off += SHDR_SIZE;
 	}
 	pl->notes_off = align_up(pl->notes_off, 8);
-	pl->p.data_offset = align_up(pl->notes_off + notes, d->page_size);
+	/*
+	 * The page data starts on a page: the reads' granule, or the
+	 * dump's page size where that is larger (a Linux vmcore's granule
+	 * is what its segments' boundaries allow).
+	 */
+	pl->p.data_offset = align_up(pl->notes_off + notes,
+	    d->info.page_size > d->page_size ? d->info.page_size :
+	    d->page_size);
 	pl->p.file_size = pl->p.data_offset + pl->present;
 	return DK_OK;
 }
