@@ -122,7 +122,8 @@ struct dk_vmcore {
 
 /* A portable file's vmcore: the source header note, the page data. */
 struct vmc_map {
-	uint64_t	hoff, hlen, data;
+	uint64_t		 hoff, hlen, data;
+	const struct dk_arch	*row;	/* the info note's */
 };
 
 static struct dk_vmcore *
@@ -939,6 +940,17 @@ vmc_setup(struct dk_dump *d, const struct dk_open_opts *o,
 		return st;
 	v->cls = eh[EI_CLASS];
 	v->e = dk_elf_endian(eh);
+	/* The probe saw a native file's; a note's is checked here. */
+	if (v->mapped && (!dk_elf_magic(eh) || (v->cls != ELFCLASS32 &&
+	    v->cls != ELFCLASS64) || (eh[EI_DATA] != ELFDATA2LSB &&
+	    eh[EI_DATA] != ELFDATA2MSB) || v->e != m->row->endian ||
+	    dec_uint(eh + EI_NIDENT, 2, v->e) != ET_CORE))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, at, "the "
+		    "source header note does not start with the ELF header of "
+		    "a %s-endian ET_CORE (a vmcore's): %02x %02x %02x %02x, "
+		    "class %u, data %u", m->row->endian == DK_BE ? "big" :
+		    "little", eh[0], eh[1], eh[2], eh[3], eh[EI_CLASS],
+		    eh[EI_DATA]);
 	if (v->size < dk_elf_size(DK_ELF_EHDR, v->cls))
 		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "the ELF "
 		    "header needs %u bytes, the file has %ju",
@@ -1502,15 +1514,23 @@ vmc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    "past the notes (%#jx) inside the file of %#jx bytes",
 		    (uintmax_t)data, (uintmax_t)(c->noff + c->nsize),
 		    (uintmax_t)d->src.size);
-	m = (struct vmc_map){ hn->off, hn->size, data };
+	m = (struct vmc_map){ hn->off, hn->size, data, c->row };
 	/* What decided the architecture is the portable reader's to say. */
 	memcpy(why, d->arch_why, sizeof(why));
 	d->fmt = &dk_fmt_vmcore;
 	st = vmc_setup(d, NULL, &m, err);
 	memcpy(d->arch_why, why, sizeof(why));
 	d->info.arch_by = by;
-	if (st != DK_OK)
+	if (st != DK_OK) {
+		/* Offsets below hn->size may be the vmcore's: say whose. */
+		size_t l = strlen(err->msg);
+
+		snprintf(err->msg + l, sizeof(err->msg) - l, " (reading the "
+		    "vmcore whose first %#jx bytes are the source header note "
+		    "at %#jx, the rest the page data at %#jx)",
+		    (uintmax_t)hn->size, (uintmax_t)hn->off, (uintmax_t)data);
 		return st;
+	}
 	d->info.format = "portable-elf";
 	if (d->arch != c->row)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
