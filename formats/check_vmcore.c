@@ -640,6 +640,7 @@ cv_pcheck_open(struct dk_ck *ck)
 {
 	struct dk_check_result *res = ck->res;
 	const struct dk_info *in = dk_info(ck->d);
+	const struct dk_attr *a;
 
 	res->examined = 1;
 	res->format = in->format;
@@ -652,6 +653,12 @@ cv_pcheck_open(struct dk_ck *ck)
 	    "in the portable format: its headers load from the source header "
 	    "note, and its layout rules (vmcore.*) are checked on the native "
 	    "vmcore (dumpconv --to native)");
+	/* A cut source stays cut: its conversion keeps what it had. */
+	if ((a = dk_attr_find(ck->d, "bytes_past_eof")) != NULL)
+		dk_ck_emit(ck, "vmcore.load-past-eof", DK_CK_NOOFF, "the "
+		    "source vmcore was cut short: %ju bytes of its PT_LOADs "
+		    "were past its end, and are not in this file either",
+		    (uintmax_t)a->num);
 	res->deep = 1;
 	if (!ck->o->quick)
 		dk_ck_content(ck, ck->d->src.size, 0);
