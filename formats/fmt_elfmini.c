@@ -718,11 +718,19 @@ make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
 	/*
 	 * The page data starts on a page: the reads' granule, or the
 	 * dump's page size where that is larger (a Linux vmcore's granule
-	 * is what its segments' boundaries allow).
+	 * is what its segments' boundaries allow); at the kind's phase in
+	 * it, if it has one.
 	 */
-	pl->p.data_offset = align_up(pl->notes_off + notes,
-	    d->info.page_size > d->page_size ? d->info.page_size :
-	    d->page_size);
+	{
+		uint64_t a = d->info.page_size > d->page_size ?
+		    d->info.page_size : d->page_size, x = pl->notes_off + notes;
+		uint64_t ph = pl->kind->phase != NULL ? pl->kind->phase(d) %
+		    a : 0;
+
+		pl->p.data_offset = align_up(x, a) + ph;
+		if (ph != 0 && pl->p.data_offset - a >= x)
+			pl->p.data_offset -= a;
+	}
 	pl->p.file_size = pl->p.data_offset + pl->present;
 	return DK_OK;
 }

@@ -1554,6 +1554,13 @@ vmc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	return DK_OK;
 }
 
+/* The page data keeps the vmcore's alignment: data_offset = h mod a page. */
+static uint64_t
+vmc_phase(const struct dk_dump *d)
+{
+	return vmc(d)->hlen;
+}
+
 static const struct dk_portable vmc_portable = {
 	.id		= 4,
 	.name		= "Linux ELF vmcore",
@@ -1566,6 +1573,7 @@ static const struct dk_portable vmc_portable = {
 	.notes		= vmc_notes,
 	.rebuild	= vmc_rebuild,
 	.pvaddr		= vmc_pvaddr,
+	.phase		= vmc_phase,
 };
 
 const struct dk_format_ops dk_fmt_vmcore = {

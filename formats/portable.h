@@ -174,6 +174,12 @@ struct dk_portable {
 	 * (Linux vmcores: VMCOREINFO); NULL: the window's.
 	 */
 	uint64_t	(*pvaddr)(const struct dk_dump *, uint64_t pa);
+	/*
+	 * Where in a page the page data starts (data_offset is that modulo
+	 * the page size), so that the source's data keeps its alignment in
+	 * the file, and its holes; NULL: 0.
+	 */
+	uint64_t	(*phase)(const struct dk_dump *);
 };
 
 /*

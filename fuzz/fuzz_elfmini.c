@@ -124,7 +124,7 @@ fz_convert(const uint8_t *data, size_t size)
 	unsigned flags;
 	uint8_t *elf = NULL, *n1 = NULL, *n2 = NULL;
 	int64_t len1, len2;
-	int minidump, vmcore;
+	int minidump, vmcore, is_linux;
 
 	st = dk_open_mem(data, size, FZ_NAME, NULL, &d, &err);
 	check_err(st, &err);
@@ -133,6 +133,7 @@ fz_convert(const uint8_t *data, size_t size)
 	in = dk_info(d);
 	minidump = strcmp(in->format, "minidump") == 0;
 	vmcore = strcmp(in->format, "vmcore") == 0;
+	is_linux = d->fmt == &dk_fmt_vmcore;	/* native or portable */
 	flags = fz_walk_ok(in) ? 0 : DK_ELFMINI_NO_VIRTUAL;
 	/* A full core's zero pages are left out (and come back). */
 	if (strcmp(in->format, "elf") == 0)
@@ -143,10 +144,9 @@ fz_convert(const uint8_t *data, size_t size)
 	if (st == DK_OK) {
 		FZ_CHECK(plnv.nvirt == 0);
 		/* A vmcore's pieces may be shorter than a page. */
-		FZ_CHECK(vmcore || plnv.nphys <= in->npages);
-		/* A vmcore's page size may be unknown (0). */
-		FZ_CHECK(in->page_size == 0 ||
-		    plnv.data_offset % in->page_size == 0);
+		FZ_CHECK(is_linux || plnv.nphys <= in->npages);
+		/* A vmcore's page data keeps its own alignment. */
+		FZ_CHECK(is_linux || plnv.data_offset % in->page_size == 0);
 		/* Packed pages; a full core's may be left out as zeros. */
 		FZ_CHECK(!is_minidump(d) || plnv.file_size ==
 		    plnv.data_offset + in->npages_present * in->page_size);
