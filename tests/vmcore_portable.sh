@@ -18,6 +18,9 @@
 #   - A source cut short and one with trailing bytes: both come back
 #     byte for byte; dumpcheck of the cut one's conversion reports
 #     vmcore.load-past-eof as the source's does.
+#   - The real vmcores of tests/data/vmcore: to portable and back (cmp),
+#     the same --checksum, readelf without a warning, libkdumpfile's 300
+#     reads of the portable file equal to dumpkit's of the source.
 #   - The real crash (tests/data/linux/real-x86_64.kdump.xz; its --to elf
 #     is a vmcore): to portable and back (cmp); makedumpfile --dump-dmesg
 #     of the portable file prints tests/data/linux/real-x86_64.dmesg
@@ -167,6 +170,31 @@ out=$("$BIN/dumpcheck" "$T/real.elf" 2>&1)
 grep -q ': 0 errors, 0 warnings' <<<"$out" &&
     ok "real crash: dumpcheck of the portable file: no error, no warning" ||
     no "real crash: dumpcheck of the portable file: no error, no warning" "$out"
+
+# ---------------------------------------------------------------------------
+# The real vmcores of tests/data/vmcore (QEMU 7.2's of six architectures,
+# paging with PN_XNUM, the kernel's, makedumpfile -E's; some cut short).
+
+for x in "$HERE"/data/vmcore/*.xz; do
+	n=$(basename "$x" .xz)
+	xz -dc "$x" >"$T/r.src"
+	if "$BIN/dumpconv" -q "$T/r.src" -o "$T/r.elf" 2>"$T/err" &&
+	    "$BIN/dumpconv" -q --to native "$T/r.elf" -o "$T/r.back" 2>>"$T/err" &&
+	    cmp "$T/r.src" "$T/r.back" >>"$T/err" 2>&1; then
+		ok "real $n: to portable and back, byte for byte"
+	else
+		no "real $n: to portable and back, byte for byte" "$(cat "$T/err")"
+		continue
+	fi
+	a=$(digest "$T/r.src") b=$(digest "$T/r.elf")
+	e1=$(readelf -lnW "$T/r.elf" 2>&1 >/dev/null; echo "exit $?")
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$e1" = "exit 0" ] &&
+	    ok "real $n: the source's --checksum; readelf opens it without a warning" ||
+	    no "real $n: the source's --checksum; readelf without a warning" "'$a' '$b' $e1"
+	expect_exit "real $n: libkdumpfile reads 300 addresses of it as dumpkit reads the source" \
+	    0 "machphys: 300 of 300 equal" "$KR" -e -n 300 "$T/r.elf" "$T/r.src"
+	rm -f "$T/r.src" "$T/r.elf" "$T/r.back"
+done
 
 # ---------------------------------------------------------------------------
 # Damaged source header notes, and a vmcore that cannot be converted.
