@@ -714,6 +714,7 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			if (p.filesz > 0 && !v->mapped && p.offset < v->hlen)
 				v->hlen = p.offset;
 			if (p.filesz > 0 && v->mapped && (p.offset < v->hlen ||
+			    p.filesz > UINT64_MAX - v->data ||
 			    p.offset - v->hlen > UINT64_MAX - v->data -
 			    p.filesz)) {
 				st = dk_err_at(err, DK_ECORRUPT, d->src.name,

@@ -24,14 +24,16 @@
 #   - The real crash (tests/data/linux/real-x86_64.kdump.xz; its --to elf
 #     is a vmcore): to portable and back (cmp); makedumpfile --dump-dmesg
 #     of the portable file prints tests/data/linux/real-x86_64.dmesg
-#     exactly, as from the source; libkdumpfile reads 1,000 addresses.
+#     exactly, as from the source; libkdumpfile reads 1,000 addresses;
+#     gdb-multiarch reads init_uts_ns at its kernel-text and direct-map
+#     addresses (the physical PT_LOADs' p_vaddr, and the virtual ones').
 #   - Damaged source header notes: dumpconv --to native, dumpinfo and
 #     dumpcheck say what is wrong (exit 2, or 1 for dumpcheck's
 #     findings), never a crash; a vmcore whose PT_NOTE runs into its first
 #     segment's data is refused with the reason.
 #
-# Needs binutils, elfutils, libkdumpfile (tests/kdumpfile_read),
-# makedumpfile, python3, xz.  Ends with "N passed, N failed".
+# Needs binutils, elfutils, gdb-multiarch, libkdumpfile
+# (tests/kdumpfile_read), makedumpfile, python3, xz.  Ends with "N passed, N failed".
 set -u
 B=${B:-build}
 BIN=$(cd "$B/bin" && pwd)
@@ -51,7 +53,7 @@ SEED=7
 SAMPLE=${DK_TEST_SAMPLE:-1}
 case $SAMPLE in ''|*[!0-9]*|0) SAMPLE=1 ;; esac
 
-for t in readelf eu-readelf makedumpfile python3 xz cmp; do
+for t in readelf eu-readelf makedumpfile gdb-multiarch python3 xz cmp; do
 	command -v "$t" >/dev/null 2>&1 && ok "$t is installed" ||
 	    no "$t is installed"
 done
@@ -166,6 +168,14 @@ makedumpfile --dump-dmesg "$T/real.elf" "$T/real.dmesg" >"$T/m.log" 2>&1 &&
     no "real crash: makedumpfile --dump-dmesg of the portable file prints the kernel's log" "$(cat "$T/m.log")"
 expect_exit "real crash: libkdumpfile reads 1000 addresses of the portable file as dumpkit reads the vmcore" \
     0 "machphys: 1000 of 1000 equal" "$KR" -e "$T/real.elf" "$T/real.vmcore"
+# init_uts_ns (VMCOREINFO's SYMBOL) at its kernel-text and direct-map
+# addresses (PA 0x2bfb000: phys_base 0, KERNELOFFSET 0).
+out=$(timeout 120 gdb-multiarch -nx -batch -ex 'set architecture i386:x86-64' \
+    -ex "core-file $T/real.elf" -ex 'x/s 0xffffffff82bfb000' \
+    -ex 'x/s 0xffff888002bfb000' 2>&1)
+[ "$(grep -c ':[[:space:]]*"Linux"$' <<<"$out")" = 2 ] &&
+    ok "real crash: gdb-multiarch reads init_uts_ns at its kernel-text and direct-map addresses" ||
+    no "real crash: gdb-multiarch reads init_uts_ns at both addresses" "$out"
 out=$("$BIN/dumpcheck" "$T/real.elf" 2>&1)
 grep -q ': 0 errors, 0 warnings' <<<"$out" &&
     ok "real crash: dumpcheck of the portable file: no error, no warning" ||
