@@ -1407,7 +1407,9 @@ vmc_convertible(const struct dk_dump *d, struct dk_err *err)
 /*
  * The source's notes, copied whole into the portable PT_NOTE: those of
  * each PT_NOTE segment in turn, up to the first that does not walk (the
- * rest of that segment is left out).  With s NULL, only count the bytes.
+ * rest of that segment is left out), but dumpkit's own (a vmcore made
+ * from a portable file's bytes), which would be taken for the portable
+ * file's.  With s NULL, only count the bytes.
  */
 static enum dk_status
 src_notes(struct dk_dump *d, struct dk_sink *s, uint64_t *bytes,
@@ -1428,6 +1430,8 @@ src_notes(struct dk_dump *d, struct dk_sink *s, uint64_t *bytes,
 		while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
 			uint64_t len = it.off - n.off;
 
+			if (note_is(&n, DK_PNOTE_NAME))
+				continue;
 			*bytes += len;
 			if (s != NULL)
 				st = dk_sink_copy(s, &d->src, n.off, len, err);
