@@ -29,6 +29,7 @@
 #include "checker.h"
 #include "dkelf.h"
 #include "linux.h"
+#include "portable.h"
 
 #define	CV_MAX_SHOWN	8		/* findings of one code shown */
 #define	CV_PH_CHUNK	(1u << 20)
@@ -628,6 +629,42 @@ cv_probe(const struct dk_src *src, const struct dk_open_opts *o)
 	return dk_vmcore_is(src) ? 2 : 0;
 }
 
+/*
+ * A vmcore in the portable format (docs/portable-elf-minidump.md 10.2):
+ * its headers load from the source header note, and its layout rules
+ * (vmcore.*) are checked on the native vmcore; the content pass reads
+ * every stored byte, as of the native file (--checksum: the same digest).
+ */
+static enum dk_status
+cv_pcheck_open(struct dk_ck *ck)
+{
+	struct dk_check_result *res = ck->res;
+	const struct dk_info *in = dk_info(ck->d);
+	const struct dk_attr *a;
+
+	res->examined = 1;
+	res->format = in->format;
+	snprintf(res->arch, sizeof(res->arch), "%s", in->arch);
+	res->version = in->version;
+	res->page_size = in->page_size;
+	res->npages = in->npages;
+	res->npages_present = in->npages_present;
+	dk_ck_emit(ck, "check.incomplete", DK_CK_NOOFF, "a Linux ELF vmcore "
+	    "in the portable format: its headers load from the source header "
+	    "note, and its layout rules (vmcore.*) are checked on the native "
+	    "vmcore (dumpconv --to native)");
+	/* A cut source stays cut: its conversion keeps what it had. */
+	if ((a = dk_attr_find(ck->d, "bytes_past_eof")) != NULL)
+		dk_ck_emit(ck, "vmcore.load-past-eof", DK_CK_NOOFF, "the "
+		    "source vmcore was cut short: %ju bytes of its PT_LOADs "
+		    "were past its end, and are not in this file either",
+		    (uintmax_t)a->num);
+	res->deep = 1;
+	if (!ck->o->quick)
+		dk_ck_content(ck, ck->d->src.size, 0);
+	return DK_OK;
+}
+
 static enum dk_status
 cv_check(struct dk_ck *ck, struct dk_err *err)
 {
@@ -637,6 +674,8 @@ cv_check(struct dk_ck *ck, struct dk_err *err)
 	size_t n = 0;
 	enum dk_status st;
 
+	if (ck->d != NULL && dk_is_portable(ck->d))
+		return cv_pcheck_open(ck);
 	memset(&c, 0, sizeof(c));
 	c.ck = ck;
 	c.src = &ck->src;

@@ -663,6 +663,9 @@ make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
 		    "convert to the portable format yet", d->src.name,
 		    d->info.format != NULL ? d->info.format : "?");
 	pl->p.source = pl->kind->name;
+	if (pl->kind->convertible != NULL &&
+	    (st = pl->kind->convertible(d, err)) != DK_OK)
+		return st;
 	pl->src_off = pl->kind->extent(d, &pl->present);
 	if ((pl->keep = pl->kind->keep != NULL ? pl->kind->keep(d,
 	    &pl->ext_size) : NULL) == NULL && (flags & DK_ELFMINI_DROP_ZERO)) {
@@ -712,7 +715,22 @@ make_plan(struct dk_dump *d, unsigned flags, uint64_t extra,
 		pl->notes_off += SHDR_SIZE;
 	}
 	pl->notes_off = align_up(pl->notes_off, 8);
-	pl->p.data_offset = align_up(pl->notes_off + notes, d->page_size);
+	/*
+	 * The page data starts on a page: the reads' granule, or the
+	 * dump's page size where that is larger (a Linux vmcore's granule
+	 * is what its segments' boundaries allow); at the kind's phase in
+	 * it, if it has one.
+	 */
+	{
+		uint64_t a = d->info.page_size > d->page_size ?
+		    d->info.page_size : d->page_size, x = pl->notes_off + notes;
+		uint64_t ph = pl->kind->phase != NULL ? pl->kind->phase(d) %
+		    a : 0;
+
+		pl->p.data_offset = align_up(x, a) + ph;
+		if (ph != 0 && pl->p.data_offset - a >= x)
+			pl->p.data_offset -= a;
+	}
 	pl->p.file_size = pl->p.data_offset + pl->present;
 	return DK_OK;
 }
@@ -823,6 +841,8 @@ phys_vaddr(const struct dk_dump *d, const struct dk_plan *pl, uint64_t pa)
 {
 	if (pl->kind->vaddr_is_pa)
 		return pa;
+	if (pl->kind->pvaddr != NULL)
+		return pl->kind->pvaddr(d, pa);
 	return seg_vaddr(d, dmap_va(d, pa));
 }
 

@@ -56,6 +56,7 @@
 #include "bytes.h"
 #include "dkelf.h"
 #include "linux.h"
+#include "portable.h"
 #include "private.h"
 
 #define	VMC_MAX_PHNUM		(1u << 24)	/* program headers read */
@@ -78,6 +79,7 @@ struct vmc_piece {
 	uint64_t	len;
 	uint64_t	off;
 	uint64_t	pa;		/* virtual pieces: PA of addr */
+	uint64_t	va;		/* physical: p_vaddr at addr, 0: none */
 	uint64_t	ph;		/* its program header's index */
 };
 
@@ -103,12 +105,79 @@ struct dk_vmcore {
 	uint64_t	 nload, naliases, noverlaps, nnoncanon, nexcluded;
 	uint64_t	 missing;	/* bytes past the end of the file */
 	char		 quirks[256];
+	/*
+	 * Where the vmcore's bytes are in d's file (vmc_at).  Natively at
+	 * their own offsets, hlen (the source header: every byte before
+	 * the first PT_LOAD's data) and data both that first offset; read
+	 * from a portable file (docs/portable-elf-minidump.md, 10.2), its
+	 * [0, hlen) in the source header note at hoff and the rest from
+	 * data on.  size is the vmcore's own size.
+	 */
+	int		 mapped;
+	uint64_t	 hoff, hlen, data, size;
+	struct dk_range	 note[64];	/* its PT_NOTE segments, d's offsets */
+	size_t		 nnote;
+	char		 noport[256];	/* why it does not convert, or "" */
+};
+
+/* A portable file's vmcore: the source header note, the page data. */
+struct vmc_map {
+	uint64_t		 hoff, hlen, data;
+	const struct dk_arch	*row;	/* the info note's */
 };
 
 static struct dk_vmcore *
 vmc(const struct dk_dump *d)
 {
 	return d->priv;
+}
+
+/*
+ * *fo: the offset in d's file of the vmcore's bytes [o, o + len), the
+ * source header's or the page data's; 0 if they straddle the two.
+ */
+static int
+vmc_at(const struct dk_vmcore *v, uint64_t o, uint64_t len, uint64_t *fo)
+{
+	if (!v->mapped) {
+		*fo = o;
+		return 1;
+	}
+	if (o < v->hlen) {
+		if (len > v->hlen - o)
+			return 0;
+		*fo = v->hoff + o;
+		return 1;
+	}
+	*fo = v->data + (o - v->hlen);
+	return 1;
+}
+
+/*
+ * The vmcore's bytes [o, o + len), what, straddle its source header's
+ * end: natively, the reason it does not convert (the first one); read
+ * from a portable file, an error.
+ */
+static enum dk_status
+vmc_straddle(struct dk_dump *d, const char *what, uint64_t o, uint64_t len,
+    struct dk_err *err)
+{
+	struct dk_vmcore *v = vmc(d);
+
+	if (o >= v->hlen || len <= v->hlen - o)
+		return DK_OK;
+	if (v->mapped)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, v->hoff,
+		    "the source header note has %#jx bytes, but the vmcore's "
+		    "%s [%#jx, %#jx) runs past its end", (uintmax_t)v->hlen,
+		    what, (uintmax_t)o, (uintmax_t)(o + len));
+	if (v->noport[0] == '\0')
+		snprintf(v->noport, sizeof(v->noport), "the vmcore's %s "
+		    "[%#jx, %#jx) runs into its first PT_LOAD's data at %#jx: "
+		    "a source header that holds it would hold segment data",
+		    what, (uintmax_t)o, (uintmax_t)(o + len),
+		    (uintmax_t)v->hlen);
+	return DK_OK;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -204,6 +273,10 @@ dk_vmcore_is(const struct dk_src *src)
 		    "the PT_NOTE segment");
 		while (notes++ < VMC_PROBE_NOTES &&
 		    dk_note_next(&it, &nt, &err) == DK_OK) {
+			/* A portable file of a vmcore: the notes are copies. */
+			if (notes == 1 && note_is(&nt, DK_PNOTE_NAME) &&
+			    nt.type == DK_PNOTE_BASE + DK_PN_INFO)
+				return 0;
 			if (note_is(&nt, "CORE") && (nt.type ==
 			    VMC_NT_PRPSINFO || nt.type == VMC_NT_AUXV ||
 			    nt.type == VMC_NT_FILE))
@@ -563,8 +636,8 @@ hole_cmp(const void *a, const void *b)
  * Sort p[0..n) and make its pieces disjoint: where they overlap, the
  * earlier program header's bytes stay, and the overlap is an alias
  * (*alias) when the later one puts it at the same file offset and PA,
- * else an overlap (*over).  Pieces contiguous in address, offset and PA
- * are merged.  Returns the new count.
+ * else an overlap (*over).  Pieces contiguous in address, offset, PA and
+ * VA (where they have one) are merged.  Returns the new count.
  */
 static size_t
 sweep(struct vmc_piece *p, size_t n, uint64_t *alias, uint64_t *over)
@@ -589,12 +662,16 @@ sweep(struct vmc_piece *p, size_t n, uint64_t *alias, uint64_t *over)
 				continue;
 			x.off += end - x.addr;
 			x.pa += end - x.addr;
+			if (x.va != 0)
+				x.va += end - x.addr;
 			x.len = xend - end;
 			x.addr = end;
 		}
 		if (k > 0 && p[k - 1].addr + p[k - 1].len == x.addr &&
 		    p[k - 1].off + p[k - 1].len == x.off &&
-		    p[k - 1].pa + p[k - 1].len == x.pa)
+		    p[k - 1].pa + p[k - 1].len == x.pa &&
+		    (p[k - 1].va == 0 ? x.va == 0 :
+		    p[k - 1].va + p[k - 1].len == x.va))
 			p[k - 1].len += x.len;
 		else
 			p[k++] = x;
@@ -686,6 +763,23 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			}
 			if (p.memsz == 0)
 				continue;
+			if (p.filesz > 0 && !v->mapped && p.offset < v->hlen)
+				v->hlen = p.offset;
+			if (p.filesz > 0 && v->mapped && (p.offset < v->hlen ||
+			    p.filesz > UINT64_MAX - v->data ||
+			    p.offset - v->hlen > UINT64_MAX - v->data -
+			    p.filesz)) {
+				st = dk_err_at(err, DK_ECORRUPT, d->src.name,
+				    pho, "PT_LOAD %ju: p_offset %#jx is inside "
+				    "the source header note's %#jx bytes, or "
+				    "past 2^64 from data_offset: the note is "
+				    "not the vmcore's bytes before its first "
+				    "segment", (uintmax_t)i,
+				    (uintmax_t)p.offset, (uintmax_t)v->hlen);
+				goto out;
+			}
+			if (p.filesz > 0 && v->mapped)
+				p.offset = v->data + (p.offset - v->hlen);
 			v->nload++;
 			if (p.memsz > p.filesz) {
 				if (v->nhole == cap) {
@@ -710,7 +804,7 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			if (p.filesz == 0)
 				continue;
 			v->phys[v->nphys++] = (struct vmc_piece){ p.paddr,
-			    p.filesz, p.offset, p.paddr, i };
+			    p.filesz, p.offset, p.paddr, p.vaddr, i };
 			if (v->e == DK_LE && cls == ELFCLASS64 &&
 			    d->arch->elf_class == ELFCLASS64 && p.vaddr != 0 &&
 			    !canonical48(p.vaddr))
@@ -718,7 +812,7 @@ read_phdrs(struct dk_dump *d, const struct dk_ehdr *h, struct dk_range *notes,
 			if (p.vaddr != p.paddr && p.vaddr != 0 &&
 			    p.vaddr + p.filesz - 1 >= p.vaddr)
 				v->virt[v->nvirt++] = (struct vmc_piece){
-				    p.vaddr, p.filesz, p.offset, p.paddr, i };
+				    p.vaddr, p.filesz, p.offset, p.paddr, 0, i };
 		}
 	}
 out:
@@ -767,6 +861,8 @@ clip_eof(struct dk_dump *d, uint64_t g, struct dk_err *err)
 			    p.ph, VMC_UNALIGNED };
 		if (re > ra) {
 			p.off += ra - a;
+			if (p.va != 0)
+				p.va += ra - a;
 			p.pa = p.addr = ra;
 			p.len = re - ra;
 			v->phys[k++] = p;
@@ -856,12 +952,18 @@ producer(const struct dk_vmcore *v, const struct vmc_notes *n,
 
 static void vmc_close(struct dk_dump *);
 
+/*
+ * Set d up from its vmcore: natively (m NULL) d's file; from a portable
+ * file, m's source header note and page data (vmc_at).
+ */
 static enum dk_status
-vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+vmc_setup(struct dk_dump *d, const struct dk_open_opts *o,
+    const struct vmc_map *m, struct dk_err *err)
 {
 	struct dk_vmcore *v;
 	uint8_t eh[64] = { 0 };
-	struct dk_ehdr h;
+	struct dk_ehdr h, hm;
+	uint64_t at, shlen = 0;
 	struct dk_range notes[64];
 	struct vmc_notes nn;
 	size_t nnotes = 0;
@@ -876,16 +978,44 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	if ((d->priv = v = calloc(1, sizeof(*v))) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 		    d->src.name);
-	if ((st = dk_src_pread(&d->src, eh, d->src.size < 64 ?
-	    (size_t)d->src.size : 64, 0, "ELF header", err)) != DK_OK)
+	v->size = d->src.size;
+	if (m != NULL) {
+		v->mapped = 1;
+		v->hoff = m->hoff;
+		v->hlen = m->hlen;
+		v->data = m->data;
+		v->size = m->hlen + (d->src.size - m->data);
+	}
+	if (!vmc_at(v, 0, v->size < 64 ? v->size : 64, &at))
+		return vmc_straddle(d, "ELF header", 0, 64, err);
+	if ((st = dk_src_pread(&d->src, eh, v->size < 64 ?
+	    (size_t)v->size : 64, at, "ELF header", err)) != DK_OK)
 		return st;
 	v->cls = eh[EI_CLASS];
 	v->e = dk_elf_endian(eh);
-	if (d->src.size < dk_elf_size(DK_ELF_EHDR, v->cls))
+	/* The probe saw a native file's; a note's is checked here. */
+	if (v->mapped && (!dk_elf_magic(eh) || (v->cls != ELFCLASS32 &&
+	    v->cls != ELFCLASS64) || (eh[EI_DATA] != ELFDATA2LSB &&
+	    eh[EI_DATA] != ELFDATA2MSB) || v->e != m->row->endian ||
+	    dec_uint(eh + EI_NIDENT, 2, v->e) != ET_CORE))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, at, "the "
+		    "source header note does not start with the ELF header of "
+		    "a %s-endian ET_CORE (a vmcore's): %02x %02x %02x %02x, "
+		    "class %u, data %u", m->row->endian == DK_BE ? "big" :
+		    "little", eh[0], eh[1], eh[2], eh[3], eh[EI_CLASS],
+		    eh[EI_DATA]);
+	if (v->size < dk_elf_size(DK_ELF_EHDR, v->cls))
 		return dk_err_at(err, DK_ETRUNC, d->src.name, 0, "the ELF "
 		    "header needs %u bytes, the file has %ju",
-		    dk_elf_size(DK_ELF_EHDR, v->cls), (uintmax_t)d->src.size);
+		    dk_elf_size(DK_ELF_EHDR, v->cls), (uintmax_t)v->size);
 	dk_ehdr_decode(eh, v->cls, v->e, &h);
+	/* hm: the header with its tables' offsets in d's file. */
+	hm = h;
+	if (h.phnum == PN_XNUM || (h.shnum >= 2 && h.shentsize ==
+	    dk_elf_size(DK_ELF_SHDR, v->cls)))
+		shlen = (uint64_t)(h.shnum >= 2 ? 2 : 1) * h.shentsize;
+	if (shlen > 0 && (!vmc_at(v, h.shoff, shlen, &hm.shoff)))
+		return vmc_straddle(d, "section headers", h.shoff, shlen, err);
 	d->info.endian = v->e;
 	d->info.format = "vmcore";
 	d->info.version = (uint32_t)h.version;
@@ -909,12 +1039,12 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		struct dk_shdr sh;
 		struct dk_err e2;
 
-		if (dk_shdr_read(&d->src, &h, 1, &sh, &e2) == DK_OK &&
+		if (dk_shdr_read(&d->src, &hm, 1, &sh, &e2) == DK_OK &&
 		    sh.type != VMC_SHT_STRTAB &&
 		    __builtin_bswap32((uint32_t)sh.type) == VMC_SHT_STRTAB)
 			quirk(v, "shstrtab-swapped");
 	}
-	st = dk_elf_phnum(&d->src, &h, &v->phnum, err);
+	st = dk_elf_phnum(&d->src, &hm, &v->phnum, err);
 	if (st == DK_NOMATCH)
 		return dk_err_at(err, DK_ETRUNC, d->src.name, dk_elf_off(
 		    DK_E_PHNUM, v->cls), "e_phnum is PN_XNUM (%#x), but "
@@ -932,37 +1062,58 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		    VMC_MAX_PHNUM);
 	v->phoff = h.phoff;
 	phend = h.phoff + v->phnum * h.phentsize;
-	if (h.phoff > d->src.size || phend > d->src.size)
+	if (h.phoff > v->size || phend > v->size)
 		return dk_err_at(err, DK_ETRUNC, d->src.name, dk_elf_off(
 		    DK_E_PHOFF, v->cls), "the %ju program headers at e_phoff "
 		    "%#jx end at %#jx, past the end of the file at %#jx",
 		    (uintmax_t)v->phnum, (uintmax_t)h.phoff, (uintmax_t)phend,
-		    (uintmax_t)d->src.size);
+		    (uintmax_t)v->size);
 	dk_add_section(d, "elf headers", 0, phend, phend);
-	if ((st = read_phdrs(d, &h, notes, DK_ARRAY_LEN(notes), &nnotes,
+	if (!vmc_at(v, h.phoff, phend - h.phoff, &hm.phoff))
+		return vmc_straddle(d, "program headers", h.phoff,
+		    phend - h.phoff, err);
+	if (!v->mapped)
+		v->hlen = v->size;	/* read_phdrs lowers it */
+	if ((st = read_phdrs(d, &hm, notes, DK_ARRAY_LEN(notes), &nnotes,
 	    err)) != DK_OK)
 		return st;
+	if (!v->mapped) {
+		v->data = v->hlen;
+		(void)vmc_straddle(d, "ELF header", 0, dk_elf_size(
+		    DK_ELF_EHDR, v->cls), err);
+		if (shlen > 0)
+			(void)vmc_straddle(d, "section headers", h.shoff,
+			    shlen, err);
+		(void)vmc_straddle(d, "program headers", h.phoff,
+		    phend - h.phoff, err);
+	}
 	/* Notes, then VMCOREINFO's facts. */
 	for (size_t i = 0; i < nnotes; i++) {
-		if (notes[i].start > d->src.size || notes[i].end >
-		    d->src.size - notes[i].start) {
+		if (notes[i].start > v->size || notes[i].end >
+		    v->size - notes[i].start) {
 			if (!nn.failed) {
-				char m[160];
+				char msg[160];
 
 				nn.failed = 1;
-				snprintf(m, sizeof(m), "the PT_NOTE segment "
+				snprintf(msg, sizeof(msg), "the PT_NOTE segment "
 				    "[%#jx, +%#jx) extends past the end of the "
 				    "file at %#jx", (uintmax_t)notes[i].start,
 				    (uintmax_t)notes[i].end,
-				    (uintmax_t)d->src.size);
-				dk_add_attr_str(d, "notes_error", m, "PT_NOTE");
+				    (uintmax_t)v->size);
+				dk_add_attr_str(d, "notes_error", msg,
+				    "PT_NOTE");
 			}
-			if (notes[i].start > d->src.size)
+			if (notes[i].start > v->size)
 				continue;
-			notes[i].end = d->src.size - notes[i].start;
+			notes[i].end = v->size - notes[i].start;
 		}
-		if ((st = walk_notes(d, &nn, notes[i].start, notes[i].end,
-		    err)) != DK_OK)
+		if ((st = vmc_straddle(d, "PT_NOTE segment", notes[i].start,
+		    notes[i].end, err)) != DK_OK)
+			return st;
+		if (!vmc_at(v, notes[i].start, notes[i].end, &at))
+			continue;	/* natively: noport says why */
+		v->note[v->nnote++] = (struct dk_range){ at, notes[i].end };
+		if ((st = walk_notes(d, &nn, at, notes[i].end, err)) != DK_OK)
 			return st;
 	}
 	if (!nn.have_vmci)
@@ -1074,6 +1225,12 @@ vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	    (uintmax_t)v->phnum, (uintmax_t)v->nload, v->nphys, v->nvirt,
 	    (uintmax_t)g, v->quirks);
 	return DK_OK;
+}
+
+static enum dk_status
+vmc_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	return vmc_setup(d, o, NULL, err);
 }
 
 static void
@@ -1195,6 +1352,292 @@ vmc_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 	return 1;
 }
 
+/*
+ * Does a physical PT_LOAD of the portable file give the byte at x of
+ * virtual piece p (the same VA for the same PA at the same offset)?
+ * *n: how many bytes from x on have the same answer.
+ */
+static int
+vmc_given(const struct dk_vmcore *v, const struct vmc_piece *p, uint64_t x,
+    uint64_t *n)
+{
+	uint64_t pa = p->pa + x, left = p->len - x;
+	const struct vmc_piece *q = find_piece(v->phys, v->nphys, pa);
+	size_t lo = 0, hi = v->nphys;
+
+	if (q != NULL) {
+		*n = q->addr + q->len - pa < left ? q->addr + q->len - pa :
+		    left;
+		return q->va != 0 && q->va - q->addr == p->addr - p->pa &&
+		    q->off - q->addr == p->off - p->pa;
+	}
+	while (lo < hi) {	/* the first physical piece above pa */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->phys[mid].addr <= pa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo < v->nphys && v->phys[lo].addr - pa < left ?
+	    v->phys[lo].addr - pa : left;
+	return 0;
+}
+
+/*
+ * The kernel-map walk of the portable writer: the segments' own p_vaddr
+ * mappings, the virtual pieces (by VA, disjoint), less what the physical
+ * PT_LOADs' p_vaddr already give; it->va counts the pieces, it->probes
+ * the bytes of the current one done.
+ */
+static int
+vmc_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
+    struct dk_kmap_run *run, struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+
+	(void)err;
+	while (!it->done && it->va < v->nvirt) {
+		const struct vmc_piece *p = &v->virt[it->va];
+		uint64_t start = it->probes, end = start, n;
+
+		while (end < p->len) {
+			int given = vmc_given(v, p, end, &n);
+
+			if (given && end > start)
+				break;
+			end += n;
+			if (given)
+				start = end;
+		}
+		it->probes = end;
+		if (end >= p->len) {
+			it->va++;
+			it->probes = 0;
+		}
+		if (end > start) {
+			*run = (struct dk_kmap_run){ p->addr + start, p->pa +
+			    start, end - start, p->off + start,
+			    DK_PROT_W | DK_PROT_X };
+			return 1;
+		}
+	}
+	it->done = 1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* In the portable ELF minidump (portable.h, docs/portable-elf-minidump.md */
+/* 10.2): the source header note is the vmcore's bytes before its first   */
+/* PT_LOAD's data (ELF header, section and program headers, notes, quirks */
+/* and all) and the page data the rest of the file, verbatim, trailing    */
+/* bytes and a cut last segment included; the native rebuild is the note  */
+/* then the data.  The source's notes are copied after dumpkit's, so that */
+/* the portable file is a vmcore to makedumpfile and libkdumpfile too.     */
+
+/* Rows a Linux vmcore can be of: those whose NT_PRSTATUS is known. */
+static int
+vmc_row_ok(const struct dk_arch *a)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(prs); i++)
+		if (strcmp(prs[i].row, a->name) == 0)
+			return 1;
+	return 0;
+}
+
+static enum dk_status
+vmc_convertible(const struct dk_dump *d, struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+
+	if (v->noport[0] != '\0')
+		return dk_err_set(err, DK_EUNSUP, "%s: %s; it does not convert "
+		    "to the portable format (dumpconv --to elf writes a clean "
+		    "vmcore)", d->src.name, v->noport);
+	if (v->hlen > UINT32_MAX - 8)
+		return dk_err_set(err, DK_ELIMIT, "%s: the vmcore's %#jx bytes "
+		    "before its first segment are more than a note holds",
+		    d->src.name, (uintmax_t)v->hlen);
+	return DK_OK;
+}
+
+/*
+ * The source's notes, copied whole into the portable PT_NOTE: those of
+ * each PT_NOTE segment in turn, up to the first that does not walk (the
+ * rest of that segment is left out), but dumpkit's own (a vmcore made
+ * from a portable file's bytes), which would be taken for the portable
+ * file's.  With s NULL, only count the bytes.
+ */
+static enum dk_status
+src_notes(struct dk_dump *d, struct dk_sink *s, uint64_t *bytes,
+    struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+	enum dk_status st = DK_OK;
+
+	*bytes = 0;
+	for (size_t i = 0; i < v->nnote && st == DK_OK; i++) {
+		struct dk_note_iter it;
+		struct dk_note n;
+		struct dk_err e2;
+
+		dk_note_iter_init(&it, &d->src, v->note[i].start,
+		    v->note[i].start + v->note[i].end, v->e,
+		    "the PT_NOTE segment");
+		while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
+			uint64_t len = it.off - n.off;
+
+			if (note_is(&n, DK_PNOTE_NAME))
+				continue;
+			*bytes += len;
+			if (s != NULL)
+				st = dk_sink_copy(s, &d->src, n.off, len, err);
+		}
+	}
+	return st;
+}
+
+static uint64_t
+vmc_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
+{
+	uint64_t n;
+	struct dk_err e2;
+
+	(void)pl;
+	(void)src_notes((struct dk_dump *)d, NULL, &n, &e2);
+	return dk_pnote_size(vmc(d)->hlen) + n;
+}
+
+static enum dk_status
+vmc_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+	uint64_t n;
+	enum dk_status st;
+
+	(void)pl;
+	if ((st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, v->hoff, v->hlen,
+	    err)) != DK_OK)
+		return st;
+	return src_notes(d, s, &n, err);
+}
+
+static uint64_t
+vmc_extent(const struct dk_dump *d, uint64_t *len)
+{
+	const struct dk_vmcore *v = vmc(d);
+
+	*len = d->src.size > v->data ? d->src.size - v->data : 0;
+	return v->data;
+}
+
+/* The vmcore: its source header, then the rest of its bytes. */
+static enum dk_status
+vmc_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	const struct dk_vmcore *v = vmc(d);
+	enum dk_status st;
+
+	if ((st = dk_sink_copy(s, &d->src, v->hoff, v->hlen, err)) != DK_OK)
+		return st;
+	return dk_sink_copy(s, &d->src, pl->src_off, pl->present, err);
+}
+
+/* A physical PT_LOAD's p_vaddr: the source's at pa, or 0 if none. */
+static uint64_t
+vmc_pvaddr(const struct dk_dump *d, uint64_t pa)
+{
+	const struct dk_vmcore *v = vmc(d);
+	const struct vmc_piece *q = find_piece(v->phys, v->nphys, pa);
+
+	return q != NULL && q->va != 0 ? q->va + (pa - q->addr) : 0;
+}
+
+static enum dk_status
+vmc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
+{
+	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
+	uint64_t ioff = c->notes[DK_PN_INFO].off, data, stored;
+	enum dk_decided by = d->info.arch_by;
+	char why[sizeof(d->arch_why)];
+	struct vmc_map m;
+	enum dk_status st;
+
+	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
+	if (!hn->seen)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note (the vmcore's bytes "
+		    "before its first segment), found none");
+	if (data > d->src.size || data < c->noff + c->nsize)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_DATA_OFFSET, "data_offset %#jx: expected an offset "
+		    "past the notes (%#jx) inside the file of %#jx bytes",
+		    (uintmax_t)data, (uintmax_t)(c->noff + c->nsize),
+		    (uintmax_t)d->src.size);
+	m = (struct vmc_map){ hn->off, hn->size, data, c->row };
+	/* What decided the architecture is the portable reader's to say. */
+	memcpy(why, d->arch_why, sizeof(why));
+	d->fmt = &dk_fmt_vmcore;
+	st = vmc_setup(d, NULL, &m, err);
+	memcpy(d->arch_why, why, sizeof(why));
+	d->info.arch_by = by;
+	if (st != DK_OK) {
+		/* Offsets below hn->size may be the vmcore's: say whose. */
+		size_t l = strlen(err->msg);
+
+		snprintf(err->msg + l, sizeof(err->msg) - l, " (reading the "
+		    "vmcore whose first %#jx bytes are the source header note "
+		    "at %#jx, the rest the page data at %#jx)",
+		    (uintmax_t)hn->size, (uintmax_t)hn->off, (uintmax_t)data);
+		return st;
+	}
+	d->info.format = "portable-elf";
+	if (d->arch != c->row)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_ARCH, "the info note names %s, the source ELF "
+		    "header %s", c->row->name, d->arch->name);
+	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
+	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
+	    stored != d->info.npages_present)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_NPAGES, "the info note says %ju pages, %ju stored; "
+		    "the vmcore's program headers say %ju, %ju",
+		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages,
+		    (uintmax_t)d->info.npages_present);
+	/* The portable file's sections, not the vmcore's. */
+	d->nsect = 0;
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "pages", data, d->src.size - data,
+	    d->src.size - data);
+	return DK_OK;
+}
+
+/* The page data keeps the vmcore's alignment: data_offset = h mod a page. */
+static uint64_t
+vmc_phase(const struct dk_dump *d)
+{
+	return vmc(d)->hlen;
+}
+
+static const struct dk_portable vmc_portable = {
+	.id		= 4,
+	.name		= "Linux ELF vmcore",
+	.noun		= "Linux ELF vmcore",
+	.row_ok		= vmc_row_ok,
+	.open		= vmc_popen,
+	.extent		= vmc_extent,
+	.convertible	= vmc_convertible,
+	.notes_size	= vmc_notes_size,
+	.notes		= vmc_notes,
+	.rebuild	= vmc_rebuild,
+	.pvaddr		= vmc_pvaddr,
+	.phase		= vmc_phase,
+};
+
 const struct dk_format_ops dk_fmt_vmcore = {
 	.name		= "vmcore",
 	.desc		= "Linux ELF vmcore (/proc/vmcore, makedumpfile -E, QEMU "
@@ -1206,5 +1649,7 @@ const struct dk_format_ops dk_fmt_vmcore = {
 	.kvtop		= vmc_kvtop,
 	.read_log	= dk_linux_read_log,
 	.run_next	= vmc_run_next,
+	.kmap_next	= vmc_kmap_next,
+	.portable	= &vmc_portable,
 	.check		= &dk_vmcore_check,
 };

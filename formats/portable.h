@@ -125,7 +125,8 @@ struct dk_plan {
  * dk_format_ops.portable.  The info record's source_format is the id.
  */
 struct dk_portable {
-	uint32_t	 id;		/* 1 minidump, 2 sparc64, 3 full core */
+	uint32_t	 id;		/* 1 minidump, 2 sparc64, 3 full core,
+					 * 4 Linux ELF vmcore */
 	const char	*name;		/* "minidump", in messages */
 	const char	*noun;		/* "sparc64 dump": "a portable ..." */
 	/* Can architecture row a be of this format? */
@@ -135,6 +136,12 @@ struct dk_portable {
 			    struct dk_err *);
 	/* Where d's page data starts in its file, and its stored bytes. */
 	uint64_t	(*extent)(const struct dk_dump *, uint64_t *len);
+	/*
+	 * Can d be converted?  An error says why not (NULL: always); called
+	 * before anything is planned or written.
+	 */
+	enum dk_status	(*convertible)(const struct dk_dump *,
+			    struct dk_err *);
 	/* Residue records of d into the plan (NULL: never any). */
 	enum dk_status	(*residue)(struct dk_dump *, struct dk_plan *,
 			    struct dk_err *);
@@ -161,6 +168,18 @@ struct dk_portable {
 	 * program headers do (full cores); else the direct-map address.
 	 */
 	int		 vaddr_is_pa;
+	/*
+	 * p_vaddr of the physical PT_LOAD that starts at pa, where the
+	 * format knows it better than the library's direct-map window
+	 * (Linux vmcores: VMCOREINFO); NULL: the window's.
+	 */
+	uint64_t	(*pvaddr)(const struct dk_dump *, uint64_t pa);
+	/*
+	 * Where in a page the page data starts (data_offset is that modulo
+	 * the page size), so that the source's data keeps its alignment in
+	 * the file, and its holes; NULL: 0.
+	 */
+	uint64_t	(*phase)(const struct dk_dump *);
 };
 
 /*

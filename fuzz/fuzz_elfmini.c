@@ -8,7 +8,10 @@
  *
  *  1. everything fuzz_minidump.c does with an input: every reader path,
  *     with its invariants (its target is compiled in here under another
- *     name, so both targets check the same things);
+ *     name, so both targets check the same things); for a Linux vmcore,
+ *     native or portable (source kind 4, seeds fuzz/corpus/elfmini/
+ *     vmcore-*), fuzz_vmcore.c's instead, whose invariants hold for
+ *     byte-addressed segments and unknown page sizes;
  *  2. if it opens: dk_elfmini_plan, with and without the virtual segments
  *     (the kernel-map walk only where it spans at most FZ_KMAP_PAGES
  *     pages, so that one input costs milliseconds, not seconds);
@@ -16,7 +19,7 @@
  *     out, --drop-zero), which must hold exactly the planned
  *     bytes and reopen as the same dump; dk_native_write of the input and
  *     of that conversion, which must be the same bytes, and for a
- *     minidump input the input itself, byte for byte;
+ *     minidump or a vmcore input the input itself, byte for byte;
  *  3. the same writers into /dev/null, a descriptor that is not a regular
  *     file (the pipe path of formats/sink.c).
  *
@@ -38,6 +41,12 @@
 int	fz_minidump_input(const uint8_t *, size_t);
 #define	LLVMFuzzerTestOneInput	fz_minidump_input
 #include "fuzz_minidump.c"
+#undef	LLVMFuzzerTestOneInput
+
+/* A Linux vmcore's: fuzz_vmcore.c's target, renamed. */
+int	fz_vmcore_input(const uint8_t *, size_t);
+#define	LLVMFuzzerTestOneInput	fz_vmcore_input
+#include "fuzz_vmcore.c"
 #undef	LLVMFuzzerTestOneInput
 
 #define	FZ_KMAP_PAGES	(1ull << 20)	/* kernel map walked at most */
@@ -115,7 +124,7 @@ fz_convert(const uint8_t *data, size_t size)
 	unsigned flags;
 	uint8_t *elf = NULL, *n1 = NULL, *n2 = NULL;
 	int64_t len1, len2;
-	int minidump;
+	int minidump, vmcore, is_linux;
 
 	st = dk_open_mem(data, size, FZ_NAME, NULL, &d, &err);
 	check_err(st, &err);
@@ -123,6 +132,8 @@ fz_convert(const uint8_t *data, size_t size)
 		return;
 	in = dk_info(d);
 	minidump = strcmp(in->format, "minidump") == 0;
+	vmcore = strcmp(in->format, "vmcore") == 0;
+	is_linux = d->fmt == &dk_fmt_vmcore;	/* native or portable */
 	flags = fz_walk_ok(in) ? 0 : DK_ELFMINI_NO_VIRTUAL;
 	/* A full core's zero pages are left out (and come back). */
 	if (strcmp(in->format, "elf") == 0)
@@ -132,8 +143,10 @@ fz_convert(const uint8_t *data, size_t size)
 	check_err(st, &err);
 	if (st == DK_OK) {
 		FZ_CHECK(plnv.nvirt == 0);
-		FZ_CHECK(plnv.nphys <= in->npages);
-		FZ_CHECK(plnv.data_offset % in->page_size == 0);
+		/* A vmcore's pieces may be shorter than a page. */
+		FZ_CHECK(is_linux || plnv.nphys <= in->npages);
+		/* A vmcore's page data keeps its own alignment. */
+		FZ_CHECK(is_linux || plnv.data_offset % in->page_size == 0);
 		/* Packed pages; a full core's may be left out as zeros. */
 		FZ_CHECK(!is_minidump(d) || plnv.file_size ==
 		    plnv.data_offset + in->npages_present * in->page_size);
@@ -186,13 +199,13 @@ fz_convert(const uint8_t *data, size_t size)
 		if (n1 != NULL && n2 != NULL)
 			FZ_CHECK(memcmp(n1, n2, (size_t)len1) == 0);
 		/*
-		 * A minidump comes back byte for byte: the input, or the
-		 * payload of the kerneldumpheader layers around it (a
-		 * decompressed stream is not in the input to compare).
+		 * A minidump or a Linux vmcore comes back byte for byte: the
+		 * input, or the payload of the kerneldumpheader layers around
+		 * it (a decompressed stream is not in the input to compare).
 		 */
 		uint64_t base, end;
 
-		if (minidump && n1 != NULL &&
+		if ((minidump || vmcore) && n1 != NULL &&
 		    raw_window(d, size, &base, &end)) {
 			FZ_CHECK(end <= size && (uint64_t)len1 == end - base);
 			FZ_CHECK(memcmp(n1, data + base, (size_t)len1) == 0);
@@ -217,11 +230,29 @@ out:
 	dk_close(d);
 }
 
+/* Is the input a Linux vmcore that opens, native or portable? */
+static int
+fz_is_vmcore(const uint8_t *data, size_t size)
+{
+	struct dk_dump *d = NULL;
+	struct dk_err err;
+	int v;
+
+	if (dk_open_mem(data, size, FZ_NAME, NULL, &d, &err) != DK_OK)
+		return 0;
+	v = d->fmt == &dk_fmt_vmcore;
+	dk_close(d);
+	return v;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_open_outputs();
-	fz_minidump_input(data, size);
+	if (fz_is_vmcore(data, size))
+		fz_vmcore_input(data, size);
+	else
+		fz_minidump_input(data, size);
 	fz_convert(data, size);
 	return 0;
 }

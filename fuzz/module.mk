@@ -48,9 +48,9 @@ $(B)/fuzz/seedshrink: $(B)/fuzz/seedshrink.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
-# fuzz_elfmini.c compiles fuzz_minidump.c in (its readers' exercise); the
-# .d files record that too, once built.
-$(B)/fuzz/fuzz_elfmini.o: fuzz/fuzz_minidump.c
+# fuzz_elfmini.c compiles fuzz_minidump.c and fuzz_vmcore.c in (its
+# readers' exercises); the .d files record that too, once built.
+$(B)/fuzz/fuzz_elfmini.o: fuzz/fuzz_minidump.c fuzz/fuzz_vmcore.c
 
 # Keep the objects make would otherwise delete as intermediate.
 .SECONDARY: $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay.o
@@ -99,7 +99,7 @@ $(FUZZ_B)/bin/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 .SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz/%.o)
-$(FUZZ_B)/fuzz/fuzz_elfmini.o: fuzz/fuzz_minidump.c
+$(FUZZ_B)/fuzz/fuzz_elfmini.o: fuzz/fuzz_minidump.c fuzz/fuzz_vmcore.c
 
 .PHONY: fuzz fuzz-build $(FUZZ_RUNS)
 fuzz-build: $(FUZZ_BINS)

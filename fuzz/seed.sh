@@ -17,7 +17,9 @@
 # fuzz/corpus/elfmini: each seed of fuzz/corpus/minidump (crash-* left
 # out) converted by dumpconv to a portable ELF minidump, named NAME.elf
 # (--arch from the seed's name, which is the row's; the regress-* seeds
-# are amd64).  A seed dumpconv refuses is skipped and reported.
+# are amd64), and each seed of fuzz/corpus/vmcore converted the same
+# way, named vmcore-NAME.elf (the Linux vmcore kind, with its source
+# header note).  A seed dumpconv refuses is skipped and reported.
 #
 # fuzz/corpus/vmcore: heads of the real vmcores of tests/data/vmcore.
 #
@@ -92,6 +94,20 @@ for f in "$md"/*; do
 	fi
 done
 echo "seed: $em: $made converted, $skipped skipped"
+# ... and each Linux vmcore seed, converted (source kind 4).
+made=0 skipped=0
+for f in fuzz/corpus/vmcore/*; do
+	name=$(basename "$f")
+	case $name in crash-*) continue ;; esac
+	rm -f "$em/vmcore-$name.elf"
+	if "$DUMPCONV" -q "$f" -o "$em/vmcore-$name.elf" 2> "$tmp/err"; then
+		made=$((made + 1))
+	else
+		echo "seed: skipped vmcore-$name.elf: $(cat "$tmp/err")" >&2
+		skipped=$((skipped + 1))
+	fi
+done
+echo "seed: $em: $made vmcores converted, $skipped skipped"
 
 ke=fuzz/corpus/kernel_elf
 mkdir -p "$ke"

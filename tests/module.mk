@@ -49,6 +49,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-kthreads
 	@$(MAKE) --no-print-directory check-vmcore-write
 	@$(MAKE) --no-print-directory check-vmcore-kernel
+	@$(MAKE) --no-print-directory check-vmcore-portable
 	@$(MAKE) --no-print-directory check-kdump-write
 
 check-unit: $(TESTS)
@@ -169,7 +170,8 @@ SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-fullelf check-compress check-kdh check-vmcore check-kdumpcheck \
 	      check-kdump-corrupt \
 	      check-install check-layout check-cross fuzz-replay check-kthreads \
-	      check-dmesg check-vmcore-write check-vmcore-kernel check-kdump-write
+	      check-dmesg check-vmcore-write check-vmcore-kernel \
+	      check-vmcore-portable check-kdump-write
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
@@ -195,6 +197,13 @@ check-vmcore-write: all $(B)/tests/check_kdump
 check-vmcore-kernel: all
 	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
 	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_kernel.sh
+# Linux ELF vmcores in the portable ELF minidump and back, byte for
+# byte, read by readelf, eu-readelf, libkdumpfile and makedumpfile
+# (tests/vmcore_portable.sh; DK_TEST_SAMPLE=N: one vmcore row in N).
+.PHONY: check-vmcore-portable
+check-vmcore-portable: all
+	@$(MAKE) --no-print-directory $(KDUMPFILE_READ)
+	@B=$(B) KDUMPFILE_READ=$(KDUMPFILE_READ) bash tests/vmcore_portable.sh
 # The kdump writer (issue 14): dumpconv --to kdump and dumpgen --format
 # kdump read by libkdumpfile (tests/kdumpfile_kdump.c, every page),
 # makedumpfile -R, --reassemble and -d 31, drgn (tests/kdump_write.sh).
