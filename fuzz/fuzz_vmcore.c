@@ -43,6 +43,13 @@ fz_reads(struct dk_dump *d, const uint8_t *data, size_t size)
 	uint8_t b;
 	int n = 0;
 
+	/*
+	 * A vmcore's runs are what the file holds; another format the
+	 * input turns out to be (a FreeBSD full core cut short) may list
+	 * dumped runs past its end, which reads then refuse.
+	 */
+	int held = d->fmt == &dk_fmt_vmcore;	/* native or portable */
+
 	FZ_CHECK(dk_info(d)->npages_present <= dk_info(d)->npages);
 	for (size_t i = 1; i < dk_phys_nranges(d); i++)
 		FZ_CHECK(dk_phys_range(d, i).start >
@@ -51,8 +58,10 @@ fz_reads(struct dk_dump *d, const uint8_t *data, size_t size)
 		enum dk_status st;
 
 		FZ_CHECK(r.len > 0 && (n == 1 || r.pa >= prev_end));
-		FZ_CHECK(r.offset < size && r.len <= size - r.offset);
 		prev_end = r.pa + r.len;
+		if (!held)
+			continue;
+		FZ_CHECK(r.offset < size && r.len <= size - r.offset);
 		FZ_CHECK(dk_read_pa(d, r.pa, &b, 1, &err) == DK_OK);
 		FZ_CHECK(b == data[r.offset]);
 		FZ_CHECK(dk_read_pa(d, r.pa + r.len - 1, &b, 1, &err) ==
