@@ -762,6 +762,7 @@ lx_printk_log(struct lx_log *lg, struct dk_err *err)
 	};
 	uint8_t h[LX_MAX_STRUCT];
 	uint64_t buf, blen, first, nidx, at, nrec = 0;
+	int wrapped = 0;
 	enum dk_status st;
 
 	if ((st = lx_keys(lg, keys, DK_ARRAY_LEN(keys), "struct printk_log "
@@ -786,6 +787,12 @@ lx_printk_log(struct lx_log *lg, struct dk_err *err)
 		    "expected a length of %ju to 2^%u and both indexes below "
 		    "it", lg->d->src.name, (uintmax_t)blen, (uintmax_t)first,
 		    (uintmax_t)nidx, (uintmax_t)sz, LX_MAX_LOG_SHIFT);
+	/*
+	 * From log_first_idx to log_next_idx, wrapping at most once (at an
+	 * end marker) and never past log_first_idx after it: at most
+	 * log_buf_len bytes of records, so a damaged ring is found before
+	 * it is printed more than once.
+	 */
 	for (at = first; at != nidx && !lg->stopped; ) {
 		uint64_t rec = at, len, tlen;
 
@@ -811,8 +818,22 @@ lx_printk_log(struct lx_log *lg, struct dk_err *err)
 				return dk_err_set(err, DK_ECORRUPT, "%s: the "
 				    "kernel log: the record at index 0 of "
 				    "log_buf has length 0", lg->d->src.name);
+			if (wrapped++)
+				return dk_err_set(err, DK_ECORRUPT, "%s: the "
+				    "kernel log: the records of log_buf wrap "
+				    "twice (an end marker at index %ju) before "
+				    "log_next_idx %ju: they loop",
+				    lg->d->src.name, (uintmax_t)rec,
+				    (uintmax_t)nidx);
 			rec = 0;	/* the end marker: wrap */
 		}
+		if (wrapped && rec >= first && rec != nidx)
+			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
+			    "log: the record at index %ju of log_buf, after "
+			    "the wrap, is at or past log_first_idx %ju "
+			    "without meeting log_next_idx %ju: the records "
+			    "loop", lg->d->src.name, (uintmax_t)rec,
+			    (uintmax_t)first, (uintmax_t)nidx);
 		tlen = lx_dec(lg, h + o_tlen, 2);
 		if (len < sz || rec + len > blen || sz + tlen > len)
 			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "

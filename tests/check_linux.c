@@ -877,7 +877,9 @@ START_TEST(test_log_damaged_old)
 	lr_le(mem + LR_VARS + 24, 4, 100);		/* log_next_idx */
 	d = ring_open(mem, LR_PRINTK_LOG, NULL, file);
 	ck_assert_int_eq(log_of(d, &t, &err), DK_ECORRUPT);
-	HAS(err.msg, "they loop");
+	/* Found at the second wrap, not after log_buf_len / 16 records. */
+	HAS(err.msg, "wrap twice (an end marker at index 32) before "
+	    "log_next_idx 100: they loop");
 	free(t.b);
 	dk_close(d);
 	/* A record shorter than its header. */
