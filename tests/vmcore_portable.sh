@@ -11,7 +11,7 @@
 #     readelf -lnW and eu-readelf -ln open it without a word on stderr,
 #     its program header 0 is the PT_NOTE and readelf -n finds the
 #     source's NT_PRSTATUS and VMCOREINFO notes in it; libkdumpfile reads
-#     300 random physical addresses (and the kernel virtual addresses of
+#     1,000 random physical addresses (and the kernel virtual addresses of
 #     its segments) of it equal to dumpkit's reads of the source, and
 #     its physical reads equal to the fixture pattern.  DK_TEST_SAMPLE=N
 #     runs one row in N (tests/sample.h's rule).
@@ -19,7 +19,7 @@
 #     byte for byte; dumpcheck of the cut one's conversion reports
 #     vmcore.load-past-eof as the source's does.
 #   - The real vmcores of tests/data/vmcore: to portable and back (cmp),
-#     the same --checksum, readelf without a warning, libkdumpfile's 300
+#     the same --checksum, readelf without a warning, libkdumpfile's 1,000
 #     reads of the portable file equal to dumpkit's of the source.
 #   - The real crash (tests/data/linux/real-x86_64.kdump.xz; its --to elf
 #     is a vmcore): to portable and back (cmp); makedumpfile --dump-dmesg
@@ -114,8 +114,8 @@ $e2"
 	    ok "$d: program header 0 is the PT_NOTE; readelf -n: the source's 2 NT_PRSTATUS, $vs VMCOREINFO" ||
 	    no "$d: program header 0 is the PT_NOTE, with the source's notes" \
 	    "first $first; CORE notes $np (source $ns); VMCOREINFO $vp (source $vs)"
-	expect_exit "$d: libkdumpfile reads 300 addresses of it as dumpkit reads the source" \
-	    0 "machphys: 300 of 300 equal" "$KR" -e -n 300 "$p" "$f"
+	expect_exit "$d: libkdumpfile reads 1000 addresses of it as dumpkit reads the source" \
+	    0 "machphys: 1000 of 1000 equal" "$KR" -e -n 1000 "$p" "$f"
 	expect_exit "$d: libkdumpfile's physical reads of it are the fixture pattern" \
 	    0 "machphys: 300 of 300 equal" "$KR" -p $SEED -n 300 "$p"
 	rm -f "$f" "$p"
@@ -201,8 +201,8 @@ for x in "$HERE"/data/vmcore/*.xz; do
 	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$e1" = "exit 0" ] &&
 	    ok "real $n: the source's --checksum; readelf opens it without a warning" ||
 	    no "real $n: the source's --checksum; readelf without a warning" "'$a' '$b' $e1"
-	expect_exit "real $n: libkdumpfile reads 300 addresses of it as dumpkit reads the source" \
-	    0 "machphys: 300 of 300 equal" "$KR" -e -n 300 "$T/r.elf" "$T/r.src"
+	expect_exit "real $n: libkdumpfile reads 1000 addresses of it as dumpkit reads the source" \
+	    0 "machphys: 1000 of 1000 equal" "$KR" -e -n 1000 "$T/r.elf" "$T/r.src"
 	rm -f "$T/r.src" "$T/r.elf" "$T/r.back"
 done
 
