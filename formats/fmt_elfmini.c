@@ -329,13 +329,6 @@ plan_free(struct dk_plan *pl)
 	dk_bitmap_free(&pl->own);
 }
 
-/* Is the page of len bytes at p all zero? */
-static int
-all_zero(const uint8_t *p, size_t len)
-{
-	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
-}
-
 /*
  * --drop-zero on a full core: one pass over its data extent (the bytes
  * from pl->src_off to the end of the file) marks the pages that are not
@@ -367,7 +360,7 @@ scan_zero(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 		for (size_t k = 0; k < n; k += (size_t)ps) {
 			size_t len = n - k < ps ? n - k : (size_t)ps;
 
-			if (len < ps || !all_zero(buf + k, len)) {
+			if (len < ps || !dk_all_zero(buf + k, len)) {
 				dk_bitmap_set(&pl->own, (done + k) / ps);
 				kept += len;
 			}
