@@ -27,9 +27,10 @@
  * The ELF header's e_ehsize and the section headers are not needed and
  * not trusted (section 0 is read for PN_XNUM only).  The program headers
  * are read in chunks and the PT_LOADs indexed once, sorted: physical
- * pieces (disjoint, by p_paddr; where segments overlap the first program
- * header's bytes are the dump's, and the overlap is counted as an alias
- * when both put the address at the same file offset, else as an overlap,
+ * pieces (disjoint, by p_paddr; where segments overlap, the bytes of the
+ * one that starts lower are the dump's, of two that start together the
+ * earlier program header's, and the overlap is counted as an alias when
+ * both put the address at the same file offset, else as an overlap,
  * which dumpcheck compares byte by byte), and virtual pieces by p_vaddr.
  * Memory and time are so proportional to the program headers, n log n.
  *
@@ -634,7 +635,8 @@ hole_cmp(const void *a, const void *b)
 
 /*
  * Sort p[0..n) and make its pieces disjoint: where they overlap, the
- * earlier program header's bytes stay, and the overlap is an alias
+ * bytes of the piece that starts lower stay (at the same address, the
+ * earlier program header's), and the overlap is an alias
  * (*alias) when the later one puts it at the same file offset and PA,
  * else an overlap (*over).  Pieces contiguous in address, offset, PA and
  * VA (where they have one) are merged.  Returns the new count.
