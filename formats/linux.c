@@ -958,8 +958,11 @@ dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
 			st = dk_err_set(err, DK_ENOMEM, "%s: out of memory",
 			    d->src.name);
 	}
-	if (st == DK_OK && (st = layout(lg, err)) == DK_OK)
+	/* What was read before a damaged record is handed over too. */
+	if (st == DK_OK) {
+		st = layout(lg, err);
 		lx_flush(lg);
+	}
 	for (size_t i = 0; i < DK_ARRAY_LEN(lg->pg); i++)
 		free(lg->pg[i].buf);
 	free(lg);

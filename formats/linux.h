@@ -54,7 +54,8 @@ enum dk_status	dk_vmcoreinfo_attrs(struct dk_dump *d, const char *t, size_t n,
  * record in sequence order (the plain ring as it is).  Memory is a few
  * pages, whatever the log's size; every count read from the dump is
  * bounded, and a damaged ring is DK_ECORRUPT naming the record and
- * field.  put returns nonzero to stop (DK_OK).  DK_NOMATCH: VMCOREINFO
+ * field, the records before it handed over first (as makedumpfile
+ * prints them).  put returns nonzero to stop (DK_OK).  DK_NOMATCH: VMCOREINFO
  * names no log (no SYMBOL(prb) nor SYMBOL(log_buf)).
  */
 enum dk_status	dk_linux_log(struct dk_dump *d,

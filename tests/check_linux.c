@@ -880,6 +880,8 @@ START_TEST(test_log_damaged_old)
 	/* Found at the second wrap, not after log_buf_len / 16 records. */
 	HAS(err.msg, "wrap twice (an end marker at index 32) before "
 	    "log_next_idx 100: they loop");
+	/* The record read before it, once, as makedumpfile prints it. */
+	ck_assert_str_eq(t.b, "[    0.000001] hello\n");
 	free(t.b);
 	dk_close(d);
 	/* A record shorter than its header. */
