@@ -210,6 +210,24 @@ expect_exit "s390x: dumpinfo --dmesg names what it does not translate" \
     2 "does not translate the kernel addresses of s390x" \
     "$BIN/dumpinfo" --dmesg "$T/s.vmcore"
 
+# A damaged struct printk_log record (its length made 8, shorter than
+# its own header, at every copy of it in the file): the records before
+# it are printed, then the error naming it, exit 2 (makedumpfile prints
+# the same records, then garbage).
+"$BIN/dumpgen" -q -f --format vmcore --arch amd64 --variant oldlog \
+    --mem 64M -o "$T/dmg.vmcore"
+"$BIN/dumpinfo" --dmesg "$T/dmg.vmcore" > "$T/dmg.want"
+for at in $(grep -boa 'seed 1 record 3 level' "$T/dmg.vmcore" | cut -d: -f1); do
+	printf '\010\000' | dd of="$T/dmg.vmcore" bs=1 seek=$((at - 16 + 8)) \
+	    conv=notrunc status=none
+done
+"$BIN/dumpinfo" --dmesg "$T/dmg.vmcore" > "$T/dmg.out" 2> "$T/dmg.err"
+rc=$?
+head -n 3 "$T/dmg.want" | cmp -s - "$T/dmg.out" && [ $rc = 2 ] &&
+    grep -q 'length 8, text 71 bytes: expected a length of 16 or more' "$T/dmg.err" &&
+    ok "a damaged printk_log record: the three records before it, then the error, exit 2" ||
+    no "a damaged printk_log record" "exit $rc; $(cat "$T/dmg.err"); $(cat "$T/dmg.out")"
+
 # The same arguments, the same bytes.
 for k in 1 2; do
 	"$BIN/dumpgen" -q -f --format vmcore --arch aarch64 --variant 16k,oldlog \

@@ -189,6 +189,8 @@ struct msgbuf {
 	int		 linux_log;	/* mem is a Linux dump's kernel log, as
 					 * the library writes it (already
 					 * escaped: printed as it is) */
+	struct dk_err	 damage;	/* code != DK_OK: mem is the log up to
+					 * a damaged record, which this says */
 };
 
 /*
@@ -269,7 +271,13 @@ msgbuf_open(struct dk_dump *d, struct msgbuf *mb, struct dk_err *err)
 			    "memory", dk_file(d, 0));
 		}
 		mb->mem = p;
-		if ((st = dk_read_msgbuf(d, mb->mem, len, &got, err)) != DK_OK) {
+		st = dk_read_msgbuf(d, mb->mem, len, &got, err);
+		/* A damaged kernel log: what came before it, then the error. */
+		if (st == DK_ECORRUPT && got > 0) {
+			mb->damage = *err;
+			break;
+		}
+		if (st != DK_OK) {
 			free(mb->mem);
 			mb->mem = NULL;
 			return st;
@@ -454,6 +462,8 @@ msgbuf_scan(struct dk_dump *d, const struct opts *o, struct msgbuf *mb,
 	}
 	if (s->nline > 0)
 		scan_line(s);
+	if (mb->damage.code != DK_OK)
+		fprintf(stderr, "dumpinfo: warning: %s\n", mb->damage.msg);
 	if ((why = msgbuf_disorder(mb)) != NULL)
 		fprintf(stderr, "dumpinfo: %s: warning: the message buffer is "
 		    "%s\n", o->path, why);
@@ -535,6 +545,10 @@ do_msgbuf(struct dk_dump *d, const struct opts *o)
 		fprintf(stderr, "dumpinfo: %s: warning: the message buffer is "
 		    "%s\n", o->path, why);
 	msgbuf_close(&mb);
+	if (st == DK_OK && mb.damage.code != DK_OK) {
+		err = mb.damage;
+		st = mb.damage.code;
+	}
 	if (st != DK_OK) {
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return TOOL_UNUSABLE;
