@@ -396,6 +396,21 @@ dk_ck_acc_flush(struct dk_ck *c, const char *code, struct dk_ck_acc *a,
 	a->n = 0;
 }
 
+void
+dk_ck_result_from_dump(struct dk_ck *ck)
+{
+	struct dk_check_result *res = ck->res;
+	const struct dk_info *in = dk_info(ck->d);
+
+	res->examined = 1;
+	res->format = in->format;
+	snprintf(res->arch, sizeof(res->arch), "%s", in->arch);
+	res->version = in->version;
+	res->page_size = in->page_size;
+	res->npages = in->npages;
+	res->npages_present = in->npages_present;
+}
+
 int
 dk_ck_read(struct dk_ck *c, void *buf, size_t len, uint64_t off)
 {

@@ -366,15 +366,8 @@ static enum dk_status
 ce_pcheck_open(struct dk_ck *c)
 {
 	struct dk_check_result *res = c->res;
-	const struct dk_info *in = dk_info(c->d);
 
-	res->examined = 1;
-	res->format = in->format;
-	snprintf(res->arch, sizeof(res->arch), "%s", in->arch);
-	res->version = in->version;
-	res->page_size = in->page_size;
-	res->npages = in->npages;
-	res->npages_present = in->npages_present;
+	dk_ck_result_from_dump(c);
 	dk_ck_emit(c, "check.incomplete", DK_CK_NOOFF, "a full ELF core in "
 	    "the portable format: its program headers load, and its layout "
 	    "rules (elfcore.*) are checked on the native core (dumpconv --to "

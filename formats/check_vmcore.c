@@ -638,17 +638,9 @@ cv_probe(const struct dk_src *src, const struct dk_open_opts *o)
 static enum dk_status
 cv_pcheck_open(struct dk_ck *ck)
 {
-	struct dk_check_result *res = ck->res;
-	const struct dk_info *in = dk_info(ck->d);
 	const struct dk_attr *a;
 
-	res->examined = 1;
-	res->format = in->format;
-	snprintf(res->arch, sizeof(res->arch), "%s", in->arch);
-	res->version = in->version;
-	res->page_size = in->page_size;
-	res->npages = in->npages;
-	res->npages_present = in->npages_present;
+	dk_ck_result_from_dump(ck);
 	dk_ck_emit(ck, "check.incomplete", DK_CK_NOOFF, "a Linux ELF vmcore "
 	    "in the portable format: its headers load from the source header "
 	    "note, and its layout rules (vmcore.*) are checked on the native "
@@ -659,7 +651,7 @@ cv_pcheck_open(struct dk_ck *ck)
 		    "source vmcore was cut short: %ju bytes of its PT_LOADs "
 		    "were past its end, and are not in this file either",
 		    (uintmax_t)a->num);
-	res->deep = 1;
+	ck->res->deep = 1;
 	if (!ck->o->quick)
 		dk_ck_content(ck, ck->d->src.size, 0);
 	return DK_OK;

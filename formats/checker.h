@@ -84,6 +84,13 @@ void		dk_ck_acc_add(struct dk_ck_acc *, uint64_t off, const char *,
 void		dk_ck_acc_flush(struct dk_ck *, const char *code,
 		    struct dk_ck_acc *, const char *what);
 
+/*
+ * Fill ck->res from the open dump's dk_info (examined, format, arch,
+ * version, page size, pages): a portable file whose source's own rules
+ * are checked on the native file.
+ */
+void		dk_ck_result_from_dump(struct dk_ck *);
+
 /* Read len bytes at off of the stream; 0 on success (no message). */
 int		dk_ck_read(struct dk_ck *, void *, size_t, uint64_t off);
 /* Record the page at pa as holding page tables; -1 out of memory. */
