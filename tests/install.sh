@@ -237,6 +237,44 @@ for t in $tools; do
 	    || no "$t --version" "exit $rc, '$out', want '$t (dumpkit) $version'"
 done
 
+# --- the guides' install lines ---------------------------------------------
+# A newcomer runs a guide's apt-get line and nothing else: it must hold
+# the package of every library the build links (GNUmakefile's LDLIBS)
+# and of every program the guide's commands run that Debian's minbase
+# lacks.  A library or program with no package here is a failure, so
+# that a new dependency is given its package once, here.
+pkg_of() {
+	case $1 in
+	-lelf) echo libelf-dev ;; -lz) echo zlib1g-dev ;;
+	-ldeflate) echo libdeflate-dev ;; -llzma) echo liblzma-dev ;;
+	-lzstd) echo libzstd-dev ;; -llzo2) echo liblzo2-dev ;;
+	-lsnappy) echo libsnappy-dev ;;
+	cc) echo gcc ;; pkg-config) echo pkg-config ;; python3) echo python3 ;;
+	readelf) echo binutils ;; eu-readelf) echo elfutils ;;
+	gdb-multiarch) echo gdb-multiarch ;; makedumpfile) echo makedumpfile ;;
+	xz) echo xz-utils ;; zstd) echo zstd ;; -l*) echo "?" ;;
+	esac
+}
+libs=$(sed -n 's/^LDLIBS[[:space:]]*=//p' GNUmakefile)
+for g in docs/guide-*.md; do
+	have=" $(grep -h '^apt-get update && apt-get install -y ' "$g" |
+	    sed 's/.*install -y //') "
+	runs=$(awk '/^```sh$/ { on = 1; next } /^```$/ { on = 0; next } on' "$g" |
+	    grep -vE '^(apt-get|make|ldconfig|man) ' |
+	    grep -oE '(^|[|;&(] *|\$\()[a-z][a-z0-9_.+-]*' | sed 's/^[|;&( $]*//' |
+	    sort -u)
+	missing=
+	for w in make gcc check $libs $runs; do
+		p=$(pkg_of "$w")
+		[ -z "$p" ] && case $w in make|gcc|check) p=$w ;; esac
+		[ -n "$p" ] || continue
+		case $have in *" $p "*) ;; *) missing="$missing $w:$p" ;; esac
+	done
+	[ -z "$missing" ] && ok "$g: its apt-get line installs what the build and its commands need" ||
+	    no "$g: its apt-get line installs what the build and its commands need" \
+	    "missing (what: package):$missing"
+done
+
 # --- the guides, as a newcomer runs them ------------------------------------
 # Every ```sh block of docs/guide-*.md, in order, in an empty directory,
 # with the installed tools first on PATH; the steps that install
