@@ -926,13 +926,14 @@ elfc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	struct dk_range keep = { 0, 0 };
 	enum dk_status st;
 
-	data = dec_uint(c->info + 88, 8, c->e);
+	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
 	if (!hn->seen)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
 		    "expected a source header note (the core's ELF and "
 		    "program headers), found none");
 	if (data % 4096 != 0 || data > d->src.size)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    ioff + DK_INFO_DATA_OFFSET,
 		    "data_offset %#jx is not a page-aligned offset inside the "
 		    "file of %#jx bytes", (uintmax_t)data,
 		    (uintmax_t)d->src.size);
@@ -944,16 +945,18 @@ elfc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	    c->notes[DK_PN_BITMAP].seen ? &keep : NULL, err)) != DK_OK)
 		return st;
 	if (d->arch != c->row)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 16,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    ioff + DK_INFO_ARCH,
 		    "the info note names %s, the source ELF header %s",
 		    c->row->name, d->arch->name);
-	stored = dec_uint(c->info + 104, 8, c->e);
-	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
+	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
+	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
 	    stored > d->info.npages)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    ioff + DK_INFO_NPAGES,
 		    "the info note says %ju pages in the segments, %ju "
 		    "stored; the program headers say %ju",
-		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
+		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
 		    (uintmax_t)stored, (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)
 		d->info.npages_present = stored;

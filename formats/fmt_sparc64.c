@@ -844,13 +844,14 @@ sp64_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	    "header", err)) != DK_OK)
 		return st;
 	hs = dec_be64(b);
-	data = dec_uint(c->info + 88, 8, c->e);
+	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
 	if (hs != hn->size)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, hn->off,
 		    "dh_hdr_size %#jx differs from the source header note's "
 		    "%ju bytes", (uintmax_t)hs, (uintmax_t)hn->size);
 	if (data % SP64_PAGE_SIZE != 0 || data > d->src.size || data < hs)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 88,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    ioff + DK_INFO_DATA_OFFSET,
 		    "data_offset %#jx is not an 8 KiB-aligned offset inside "
 		    "the file of %#jx bytes", (uintmax_t)data,
 		    (uintmax_t)d->src.size);
@@ -862,15 +863,16 @@ sp64_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	if ((st = dk_sp64_load(d, hn->off, data - hs, err)) != DK_OK)
 		return st;
 	sp(d)->data_off = data;
-	stored = dec_uint(c->info + 104, 8, c->e);
-	if (dec_uint(c->info + 96, 8, c->e) != d->info.npages ||
-	    stored > d->info.npages || dec_uint(c->info + 12, 4, c->e) !=
+	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
+	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
+	    stored > d->info.npages || dk_pinfo(c, DK_INFO_PAGE_SIZE, 4) !=
 	    SP64_PAGE_SIZE)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff + 96,
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    ioff + DK_INFO_NPAGES,
 		    "the info note says %ju pages of %ju bytes in the "
 		    "regions, %ju stored; the regions have %ju of 8192",
-		    (uintmax_t)dec_uint(c->info + 96, 8, c->e),
-		    (uintmax_t)dec_uint(c->info + 12, 4, c->e),
+		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
+		    (uintmax_t)dk_pinfo(c, DK_INFO_PAGE_SIZE, 4),
 		    (uintmax_t)stored, (uintmax_t)d->info.npages);
 	if (d->info.npages_present > stored)
 		d->info.npages_present = stored;
