@@ -16,6 +16,7 @@
 #define	KD_MAX_PARTS		1024u		/* files of a split set */
 #define	KD_MAX_NOTES		(16u << 20)	/* bytes of ELF notes read */
 #define	KD_MAX_VMCOREINFO	(1u << 20)	/* bytes of VMCOREINFO */
+#define	KD_MAX_ERASEINFO	(1u << 20)	/* bytes of eraseinfo carried */
 #define	KD_MAX_VMCI_LINES	8192u		/* KEY=value lines kept */
 #define	KD_MAX_RANGES		(1u << 20)	/* runs of bitmap 1 */
 #define	KD_BITMAP_CHUNK		(1u << 20)	/* bitmap bytes per read */
@@ -212,6 +213,12 @@ struct dk_kd_wspec {
 	/* VMCOREINFO: its offset in notes; before version 4, its bytes. */
 	uint64_t		 vmci_off, vmci_size;
 	const uint8_t		*vmci;
+	/*
+	 * The eraseinfo (what makedumpfile --config erased, as text lines),
+	 * written after the pages of every part (version 5 on); none if 0.
+	 */
+	const uint8_t		*erase;
+	uint64_t		 erase_size;
 	uint64_t		 stop_after;	/* pages written before the file
 						 * ends (UINT64_MAX: all) */
 	int			 incomplete;	/* set the header's flag */

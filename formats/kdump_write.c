@@ -515,6 +515,7 @@ struct kw_part {
 	uint64_t		 ncand;		/* pages to store in it */
 	uint64_t		 off_bm1, off_bm2, off_desc, off_data;
 	uint64_t		 desc_pos, data_pos, size;
+	uint64_t		 off_erase;	/* 0 until written */
 	uint8_t			 dbuf[KD_WDESC_BUF];
 	size_t			 dlen;
 	uint64_t		 dbuf_off;
@@ -546,6 +547,13 @@ geometry(const struct dk_kd_wspec *s, struct kw_geo *g, struct dk_err *err)
 	if (s->max_mapnr == 0)
 		return dk_err_set(err, DK_EINVAL, "kdump writer: no page "
 		    "frames (max_mapnr 0)");
+	if (s->erase_size > 0 && (s->diskdump || s->version < 5))
+		return dk_err_set(err, DK_EINVAL, "kdump writer: an eraseinfo "
+		    "needs header version 5 or later, not %u", s->version);
+	if (s->erase_size > KD_MAX_ERASEINFO)
+		return dk_err_set(err, DK_ELIMIT, "kdump writer: an eraseinfo "
+		    "of %ju bytes: at most %u", (uintmax_t)s->erase_size,
+		    KD_MAX_ERASEINFO);
 	g->sub_size = s->version >= 1 ? dk_layout_size(s->sl, s->version) : 0;
 	g->note_off = g->vmci_off = 0;
 	if (s->version >= 4 && s->notes_size > 0) {
@@ -598,21 +606,17 @@ desc_add(struct kw_part *p, enum dk_endian e, uint64_t off, uint32_t size,
 	return DK_OK;
 }
 
-/* The headers, the notes and bitmap 1 of part p (i of n). */
-static enum dk_status
-write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
-    struct kw_part *p, size_t n, unsigned status, struct dk_err *err)
+/* The header and sub header fields of part p (of n) into *hp. */
+static void
+head_fields(const struct dk_kd_wspec *s, const struct kw_geo *g,
+    const struct kw_part *p, size_t n, unsigned status, struct dk_hdr *hp)
 {
-	uint64_t bs = s->block, hsz = dk_layout_size(s->hl, s->version);
+	uint64_t bs = s->block;
 	struct dk_hdr h = s->uts;
-	uint8_t *blk, *buf;
-	enum dk_status st;
 	uint64_t mapnr32 = s->max_mapnr > UINT32_MAX ? UINT32_MAX :
 	    s->max_mapnr;
 	uint64_t lmax = s->sl == &dk_kd_sub64 ? UINT64_MAX : UINT32_MAX;
 
-	if ((blk = calloc(1, bs)) == NULL)
-		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
 	memcpy(h.s[KD_F_SIGNATURE], s->diskdump ? "DISKDUMP" : "KDUMP   ", 9);
 	h.v[KD_F_HEADER_VERSION] = s->version;
 	h.v[KD_F_STATUS] = status;
@@ -634,6 +638,46 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	h.v[KD_F_START_PFN_64] = n > 1 ? p->start : 0;
 	h.v[KD_F_END_PFN_64] = n > 1 ? p->end : 0;
 	h.v[KD_F_MAX_MAPNR_64] = s->max_mapnr;
+	h.v[KD_F_OFFSET_ERASEINFO] = p->off_erase;
+	h.v[KD_F_SIZE_ERASEINFO] = p->off_erase != 0 ? s->erase_size : 0;
+	*hp = h;
+}
+
+/* Block 1 on of part p: the sub header of h, the notes or VMCOREINFO. */
+static enum dk_status
+write_sub(const struct dk_kd_wspec *s, const struct kw_geo *g,
+    struct kw_part *p, const struct dk_hdr *h, struct dk_err *err)
+{
+	uint8_t *blk = calloc(g->sub_blocks, s->block);
+	enum dk_status st = DK_OK;
+
+	if (blk == NULL)
+		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
+	if (s->version >= 1)
+		st = dk_layout_encode(s->sl, s->version, blk, s->e, h, err);
+	if (g->note_off != 0)
+		memcpy(blk + g->sub_size, s->notes, s->notes_size);
+	else if (g->vmci_off != 0)
+		memcpy(blk + g->sub_size, s->vmci, s->vmci_size);
+	if (st == DK_OK)
+		st = put(p->o, blk, g->sub_blocks * s->block, s->block, err);
+	free(blk);
+	return st;
+}
+
+/* The headers, the notes and bitmap 1 of part p (i of n). */
+static enum dk_status
+write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
+    struct kw_part *p, size_t n, unsigned status, struct dk_err *err)
+{
+	uint64_t bs = s->block, hsz = dk_layout_size(s->hl, s->version);
+	struct dk_hdr h;
+	uint8_t *blk, *buf;
+	enum dk_status st;
+
+	head_fields(s, g, p, n, status, &h);
+	if ((blk = calloc(1, bs)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
 	if (hsz > bs || g->sub_size > bs) {
 		free(blk);
 		return dk_err_set(err, DK_EINVAL, "kdump writer: the header "
@@ -642,18 +686,12 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	if ((st = dk_layout_encode(s->hl, s->version, blk, s->e, &h, err)) !=
 	    DK_OK || (st = put(p->o, blk, bs, 0, err)) != DK_OK)
 		goto out;
-	/* Block 1 on: the sub header, the notes or VMCOREINFO. */
-	free(blk);
-	if ((blk = calloc(g->sub_blocks, bs)) == NULL)
-		return dk_err_set(err, DK_ENOMEM, "kdump writer: out of memory");
-	if (s->version >= 1 && (st = dk_layout_encode(s->sl, s->version, blk,
-	    s->e, &h, err)) != DK_OK)
-		goto out;
-	if (g->note_off != 0)
-		memcpy(blk + g->sub_size, s->notes, s->notes_size);
-	else if (g->vmci_off != 0)
-		memcpy(blk + g->sub_size, s->vmci, s->vmci_size);
-	if ((st = put(p->o, blk, g->sub_blocks * bs, bs, err)) != DK_OK)
+	/*
+	 * Block 1 on; flattened with an eraseinfo, only once its offset is
+	 * known (write_erase), so that no record overwrites another.
+	 */
+	if ((!p->o->flat || s->erase_size == 0) &&
+	    (st = write_sub(s, g, p, &h, err)) != DK_OK)
 		goto out;
 	/* Bitmap 1, a chunk at a time. */
 	if ((buf = malloc(KD_BITMAP_CHUNK)) == NULL) {
@@ -693,6 +731,26 @@ write_bitmap2(const struct kw *w, const struct kw_geo *g,
 	}
 	free(buf);
 	return st;
+}
+
+/*
+ * The eraseinfo after the pages of part p, and block 1 on again with its
+ * offset and size in the sub header (flattened: for the first time).
+ */
+static enum dk_status
+write_erase(const struct dk_kd_wspec *s, const struct kw_geo *g,
+    struct kw_part *p, size_t n, unsigned status, struct dk_err *err)
+{
+	struct dk_hdr h;
+	enum dk_status st;
+
+	p->off_erase = p->data_pos;
+	if ((st = put(p->o, s->erase, (size_t)s->erase_size, p->data_pos,
+	    err)) != DK_OK)
+		return st;
+	p->data_pos += s->erase_size;
+	head_fields(s, g, p, n, status, &h);
+	return write_sub(s, g, p, &h, err);
 }
 
 /* Write batch b's descriptors and data into part p. */
@@ -932,6 +990,9 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 
 		if ((st = write_bitmap2(&w, &g, p, err)) != DK_OK)
 			break;
+		if (s->erase_size > 0 &&
+		    (st = write_erase(s, &g, p, nout, status, err)) != DK_OK)
+			break;
 		if (!p->o->flat && ftruncate(p->o->fd, (off_t)p->data_pos) != 0)
 			st = sys_fail(p->o, "ftruncate", p->data_pos, err);
 		else if (p->o->flat)
@@ -1129,6 +1190,8 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	const struct dk_info *in = dk_info(d);
 	const struct dk_section *ns = section(d, "notes");
 	const struct dk_section *vs = section(d, "vmcoreinfo");
+	const struct dk_section *es = strcmp(in->format, "kdump") == 0 ?
+	    section(d, "eraseinfo") : NULL;
 	const struct dk_attr *a;
 	struct dk_bitmap *bm1 = NULL, *bm2 = NULL;
 	struct dk_run_iter it = { 0 };
@@ -1295,8 +1358,31 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 		goto fail;
 	s->notes = notes;
 	s->notes_size = nlen;
+	notes = NULL;
+	/* A kdump source's eraseinfo, carried as makedumpfile re-filtering does. */
+	if (es != NULL && es->size > 0 && s->version >= 5) {
+		uint8_t *e;
+
+		if (es->size > KD_MAX_ERASEINFO) {
+			st = dk_err_set(err, DK_ELIMIT, "%s: an eraseinfo of %ju "
+			    "bytes: at most %u", d->src.name,
+			    (uintmax_t)es->size, KD_MAX_ERASEINFO);
+			goto fail;
+		}
+		if ((e = malloc((size_t)es->size)) == NULL) {
+			st = dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+			    d->src.name);
+			goto fail;
+		}
+		s->erase = e;
+		s->erase_size = es->size;
+		if ((st = dk_read_stream(d, es->offset, e, (size_t)es->size,
+		    err)) != DK_OK)
+			goto fail;
+	}
 	return DK_OK;
 fail:
+	free(notes);
 	dk_kd_spec_free(s);
 	return st;
 }
@@ -1313,6 +1399,8 @@ dk_kd_spec_free(struct dk_kd_wspec *s)
 		free((void *)(uintptr_t)s->dump);
 	}
 	free((void *)(uintptr_t)s->notes);
+	free((void *)(uintptr_t)s->erase);
 	s->present = s->dump = NULL;
-	s->notes = NULL;
+	s->notes = s->erase = NULL;
+	s->erase_size = 0;
 }
