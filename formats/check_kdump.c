@@ -1283,11 +1283,13 @@ desc_pass(struct kc *k, struct kc_file *f, uint8_t *b2, uint8_t *db)
 	uint64_t w0 = f->start / 8, w1 = (f->end + 7) / 8;
 
 	k->desc_cut = UINT64_MAX;
-	for (uint64_t done = w0; done < w1; done += KD_BITMAP_CHUNK) {
-		size_t n = w1 - done < KD_BITMAP_CHUNK ? (size_t)(w1 - done) :
-		    KD_BITMAP_CHUNK;
-
-		if (kc_read(f, b2, n, f->off_bm2 + done) != 0)
+	for (uint64_t done = w0, n, at; done < w1; done += n) {
+		/* Past bitmap 2's holes, as bitmap_check: work the file's. */
+		if ((at = kc_next_data(f, f->off_bm2 + done)) == UINT64_MAX ||
+		    (done = at - f->off_bm2) >= w1)
+			break;
+		n = w1 - done < KD_BITMAP_CHUNK ? w1 - done : KD_BITMAP_CHUNK;
+		if (kc_read(f, b2, (size_t)n, f->off_bm2 + done) != 0)
 			return -1;
 		for (size_t j = 0; j < n; j++) {
 			if (b2[j] == 0)
