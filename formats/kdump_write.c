@@ -687,11 +687,11 @@ write_head(const struct dk_kd_wspec *s, const struct kw_geo *g,
 	    DK_OK || (st = put(p->o, blk, bs, 0, err)) != DK_OK)
 		goto out;
 	/*
-	 * Block 1 on; flattened with an eraseinfo, only once its offset is
-	 * known (write_erase), so that no record overwrites another.
+	 * Block 1 on; with an eraseinfo, once its offset is known
+	 * (write_erase): written once, so no flattened record overwrites
+	 * another.
 	 */
-	if ((!p->o->flat || s->erase_size == 0) &&
-	    (st = write_sub(s, g, p, &h, err)) != DK_OK)
+	if (s->erase_size == 0 && (st = write_sub(s, g, p, &h, err)) != DK_OK)
 		goto out;
 	/* Bitmap 1, a chunk at a time. */
 	if ((buf = malloc(KD_BITMAP_CHUNK)) == NULL) {
@@ -734,8 +734,8 @@ write_bitmap2(const struct kw *w, const struct kw_geo *g,
 }
 
 /*
- * The eraseinfo after the pages of part p, and block 1 on again with its
- * offset and size in the sub header (flattened: for the first time).
+ * The eraseinfo after the pages of part p, then block 1 on, its offset
+ * and size in the sub header.
  */
 static enum dk_status
 write_erase(const struct dk_kd_wspec *s, const struct kw_geo *g,
@@ -1360,7 +1360,7 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 	s->notes_size = nlen;
 	notes = NULL;
 	/* A kdump source's eraseinfo, carried as makedumpfile re-filtering does. */
-	if (es != NULL && es->size > 0 && s->version >= 5) {
+	if (es != NULL && es->size > 0) {
 		uint8_t *e;
 
 		if (es->size > KD_MAX_ERASEINFO) {
