@@ -133,9 +133,8 @@ run_check(const char *path, const struct fx_dump *f, int quick,
 
 START_TEST(test_dumpcheck_clean)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	struct fx_dump f;
 	struct dk_err err;
 	struct dk_check_result res;
@@ -177,9 +176,8 @@ END_TEST
 /* Iteration i: variant, kind and format. */
 START_TEST(test_dumpcheck_matrix)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	size_t nk = nkinds(), vi = (size_t)_i / (2 * nk);
 	const struct fx_corruption *k = fx_corruption_at((size_t)_i / 2 % nk,
 	    FX_NATIVE | FX_PORTABLE);
@@ -448,9 +446,11 @@ dumpcheck_suite(void)
 	TCase *eng = tcase_create("engine");
 	int nv = (int)nvariants(), nk = (int)nkinds();
 
-	tcase_add_loop_test(clean, test_dumpcheck_clean, 0, nv);
+	tcase_add_loop_test(clean, test_dumpcheck_clean, 0,
+	    dk_test_loop_end(nv));
 	tcase_set_timeout(clean, 300);
-	tcase_add_loop_test(mat, test_dumpcheck_matrix, 0, nv * nk * 2);
+	tcase_add_loop_test(mat, test_dumpcheck_matrix, 0,
+	    dk_test_loop_end(nv * nk * 2));
 	tcase_add_test(mat, test_dumpcheck_census);
 	tcase_set_timeout(mat, 300);
 	tcase_add_test(eng, test_dumpcheck_not_examined);

@@ -1087,9 +1087,8 @@ check_variant(const struct fx_variant *fv, int compact, uint64_t seed)
 
 START_TEST(test_matrix)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	struct fx_variant v = variant((size_t)_i / 2);
 
 	check_variant(&v, _i % 2, 40 + (uint64_t)_i);
@@ -1285,9 +1284,8 @@ damage_file(const char *path, struct dk_dump *src, enum damage dmg,
 
 START_TEST(test_residue)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	size_t row = (size_t)_i / NDAMAGE;
 	enum damage dmg = (enum damage)(_i % NDAMAGE);
 	struct fx_opts o = { .arch = residue_rows[row].arch,
@@ -1559,9 +1557,8 @@ static const struct { const char *arch; uint32_t version; }
 
 START_TEST(test_corrupt)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	size_t len, cut[256], ncut = 0;
 	struct map keep;
 	uint8_t *img, *copy;
@@ -1929,18 +1926,19 @@ elfmini_suite(void)
 	TCase *io = tcase_create("io");
 	int n = (int)nvariants();
 
-	tcase_add_loop_test(mat, test_matrix, 0, 2 * n);
+	tcase_add_loop_test(mat, test_matrix, 0, dk_test_loop_end(2 * n));
 	tcase_add_test(mat, test_no_virtual);
 	tcase_add_loop_test(mat, test_window_segments, 0, 3);
 	tcase_set_timeout(mat, 600);
-	tcase_add_loop_test(res, test_residue, 0, (int)(NDAMAGE *
-	    (sizeof(residue_rows) / sizeof(residue_rows[0]))));
+	tcase_add_loop_test(res, test_residue, 0, dk_test_loop_end((int)(
+	    NDAMAGE * (sizeof(residue_rows) / sizeof(residue_rows[0])))));
 	tcase_set_timeout(res, 300);
 	tcase_add_test(xn, test_xnum);
 	tcase_add_test(xn, test_alternate_model);
 	tcase_set_timeout(xn, 300);
 	tcase_add_loop_test(cor, test_corrupt, 0,
-	    (int)(sizeof(corrupt_rows) / sizeof(corrupt_rows[0])));
+	    dk_test_loop_end((int)(sizeof(corrupt_rows) /
+	    sizeof(corrupt_rows[0]))));
 	tcase_set_timeout(cor, 600);
 	tcase_add_test(io, test_io);
 	tcase_add_test(io, test_plan);

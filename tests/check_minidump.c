@@ -928,9 +928,8 @@ variant(size_t i)
 
 START_TEST(test_matrix)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	struct fx_variant v = variant((size_t)_i / 2);
 	const char *only = getenv("DK_TEST_ARCH");
 
@@ -1068,9 +1067,8 @@ limit_memory(void)
 
 START_TEST(test_truncate_everywhere)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	struct fx_variant vv = variant((size_t)_i);
 	const struct fx_variant *v = &vv;
 	struct fx_dump f;
@@ -1126,9 +1124,8 @@ END_TEST
 
 START_TEST(test_size_fields)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	static const uint64_t values[] = { 0, 1, 0xfff, 0x1000, 0x7fffffff,
 	    0x80000000, 0xfffff000, 0xfffff001, 0xffffffff };
 	static const unsigned ids[] = { DK_H_MSGBUFSIZE, DK_H_BITMAPSIZE,
@@ -1192,9 +1189,8 @@ END_TEST
 /* A random byte flip in every header byte, a thousand times over. */
 START_TEST(test_header_flips)
 {
-	/* Before the declarations: their initialisers do the work. */
-	if (dk_test_sampled_out(_i))
-		return;
+	/* First: the declarations' initialisers use the matrix index. */
+	_i = dk_test_index(_i);
 	struct fx_variant vv = variant((size_t)_i);
 	const struct fx_variant *v = &vv;
 	struct fx_dump f;
@@ -1287,12 +1283,13 @@ minidump_suite(void)
 	tcase_add_test(hand, test_handmade_arm64_16k);
 	tcase_add_test(hand, test_handmade_arm64_bad_flags);
 	tcase_add_test(hand, test_handmade_magic);
-	tcase_add_loop_test(mat, test_matrix, 0, 2 * n);
+	tcase_add_loop_test(mat, test_matrix, 0, dk_test_loop_end(2 * n));
 	tcase_add_test(mat, test_deterministic);
 	tcase_set_timeout(mat, 300);
-	tcase_add_loop_test(cor, test_truncate_everywhere, 0, n);
-	tcase_add_loop_test(cor, test_size_fields, 0, n);
-	tcase_add_loop_test(cor, test_header_flips, 0, n);
+	tcase_add_loop_test(cor, test_truncate_everywhere, 0,
+	    dk_test_loop_end(n));
+	tcase_add_loop_test(cor, test_size_fields, 0, dk_test_loop_end(n));
+	tcase_add_loop_test(cor, test_header_flips, 0, dk_test_loop_end(n));
 	tcase_set_timeout(cor, 300);
 	tcase_add_test(big, test_large_file);
 	tcase_set_timeout(big, 600);
