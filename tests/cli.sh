@@ -127,6 +127,13 @@ expect_exit "trace when DUMPKIT_TRACE is set" 0 "dumpkit: .*header @24 version =
 quiet=$("$BIN/dumpinfo" --read-va "$va:8" "$D" 2>&1 >/dev/null)
 [ -z "$quiet" ] && ok "no trace when DUMPKIT_TRACE is unset" || no "no trace when unset" "$quiet"
 expect_exit "summary shows the msgbuf tail" 0 "panic: page fault" "$BIN/dumpinfo" "$D"
+expect_exit "the summary's kernel map is the header's" 0 \
+    "kernel map:   0xfffffe0000000000 - 0xffffffffc0000000" "$BIN/dumpinfo" "$D"
+# A Linux dump records no kernel map (its page tables come from
+# VMCOREINFO): the summary says so rather than "0 - 0".
+"$BIN/dumpgen" --format vmcore --arch x86_64 --mem 64M -q -o "$T/lx.vmcore"
+expect_exit "a Linux dump's kernel map: none recorded" 0 \
+    "kernel map:   none recorded" "$BIN/dumpinfo" "$T/lx.vmcore"
 
 # A truncated dump: reported, and its missing pages fail by offset.
 last=$(tail -n 1 <<<"$runs" | awk '{print $2}')

@@ -840,8 +840,11 @@ print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 	else
 		printf("page size:    %u\n", in->page_size);
 	linux_text(d);
-	printf("kernel map:   %#jx - %#jx\n", (uintmax_t)in->kernbase,
-	    (uintmax_t)in->kva_end);
+	if (in->kernbase == 0 && in->kva_end == 0)
+		printf("kernel map:   none recorded\n");
+	else
+		printf("kernel map:   %#jx - %#jx\n", (uintmax_t)in->kernbase,
+		    (uintmax_t)in->kva_end);
 	if ((w = dk_window_find(d, DK_WIN_DIRECT_MAP)) != NULL)
 		printf("direct map:   %#jx - %#jx -> pa %#jx\n",
 		    (uintmax_t)w->va, (uintmax_t)w->end, (uintmax_t)w->pa);
