@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "dumpkit.h"
+#include "kdumpfile_san.h"
 
 /* docs/fixture-pattern.md, from the text (not formats/pattern.c). */
 static uint64_t

@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "dumpkit.h"
+#include "kdumpfile_san.h"
 
 #define	NOTE_NPHYS_OFF	112	/* info record: nphys (spec, section 3) */
 #define	NT_DUMPKIT_INFO	0x444b0001u
