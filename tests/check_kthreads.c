@@ -108,7 +108,7 @@ walk(struct img *m, size_t max, struct dk_kthreads *kt, struct dk_err *err)
 	s[DK_KS_DUMPPCB] = BASE + 0x200;
 	s[DK_KS_STOPPCBS] = BASE + 0x1000;
 	dk_err_clear(err);
-	return dk_kthreads_walk(&src, s, max, kt, err);
+	return dk_kthreads_walk(&src, s, NULL, max, kt, err);
 }
 
 START_TEST(test_walk)
