@@ -647,6 +647,52 @@ dk_kthreads_load(struct dk_dump *d, const char *kernel, size_t max,
 	return st;
 }
 
+static const char *const tds_words[DK_KD_TDS_N] = { "inactive", "inhibited",
+    "can_run", "runq", "running" };
+
+/* Which enumerator v is (enum td_states, p_states): index, or -1. */
+static int
+which(const int64_t *vals, size_t n, int64_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (vals[i] == v)
+			return (int)i;
+	return -1;
+}
+
+const char *
+dk_kthread_state(const struct dk_kthreads *kt, size_t i)
+{
+	int k;
+
+	if (kt->threads[i].state == DK_KT_UNKNOWN)
+		return "-";
+	k = which(kt->layout.tds, DK_KD_TDS_N, kt->threads[i].state);
+	return k < 0 ? "?" : tds_words[k];
+}
+
+const char *
+dk_kproc_stat(const struct dk_kthreads *kt, size_t i)
+{
+	const struct dk_kproc *p = &kt->procs[i];
+	int ps, ts;
+
+	if (p->state == DK_KT_UNKNOWN)
+		return "-";
+	ps = which(kt->layout.prs, DK_KD_PRS_N, p->state);
+	if (ps == 2)
+		return "Z";
+	if (ps == 0)
+		return "new";
+	if (ps != 1)
+		return "?";
+	/* PRS_NORMAL: the first thread decides, as in libkvm. */
+	if (p->nthreads == 0 || kt->threads[p->first].state == DK_KT_UNKNOWN)
+		return "-";
+	ts = which(kt->layout.tds, DK_KD_TDS_N, kt->threads[p->first].state);
+	return ts >= 2 ? "R" : ts == 1 ? "inhibited" : "?";
+}
+
 void
 dk_kthreads_free(struct dk_kthreads *kt)
 {

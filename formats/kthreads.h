@@ -193,6 +193,20 @@ struct dk_kt_source {
 enum dk_status	dk_kthreads_walk(const struct dk_kt_source *m,
 		    const uint64_t *sym, const struct dk_kdwarf *layout,
 		    size_t max, struct dk_kthreads *, struct dk_err *);
+/*
+ * Thread i's td_state by its enumerator's name, lower case without TDS_
+ * ("running", "runq", ...); "?" a value not in enum td_states, "-" not
+ * read (no DWARF).
+ */
+const char	*dk_kthread_state(const struct dk_kthreads *, size_t i);
+/*
+ * Process i's state as ps(1)'s STAT column begins, as far as p_state and
+ * its first thread's td_state tell (libkvm's kvm_proclist()): "Z" a
+ * zombie, "R" runnable or running, "inhibited" (ps says S, D, I, T, L or
+ * W: docs/kthreads.md), "new" (PRS_NEW: libkvm skips it), "?" what ps
+ * cannot name, "-" not read.
+ */
+const char	*dk_kproc_stat(const struct dk_kthreads *, size_t i);
 /* Free what dk_kthreads_load() allocated. */
 void		dk_kthreads_free(struct dk_kthreads *);
 /* The registers of thread i as words of regs[] (kt->regs->nregs). */
