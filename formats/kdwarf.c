@@ -265,7 +265,7 @@ dk_kdwarf_read(struct Dwarf *dw, const char *name, unsigned ptr,
 
 	(void)err;
 	while (kd->size[DK_KD_PROC] == 0 || kd->size[DK_KD_THREAD] == 0) {
-		Dwarf_Die d, top;
+		Dwarf_Die d;
 		Dwarf_Half version;
 		uint8_t type, as, os;
 		int addr_size;
@@ -274,10 +274,11 @@ dk_kdwarf_read(struct Dwarf *dw, const char *name, unsigned ptr,
 		    &cudie, NULL)) != 0)
 			break;
 		cu = next;
+		/* A unit whose header libdw could not take has no DIE. */
 		if (type == DW_UT_skeleton || type == DW_UT_split_compile ||
-		    type == DW_UT_split_type ||
-		    dwarf_diecu(&cudie, &top, &as, &os) == NULL ||
-		    dwarf_child(&cudie, &d) != 0)
+		    type == DW_UT_split_type || cudie.addr == NULL ||
+		    cudie.cu == NULL || dwarf_cu_info(cu, NULL, NULL, NULL,
+		    NULL, NULL, &as, &os) != 0 || dwarf_child(&cudie, &d) != 0)
 			continue;
 		addr_size = as;
 		do {
