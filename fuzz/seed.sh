@@ -121,7 +121,7 @@ done
     --damage-threads dwarf
 objcopy --strip-debug "$kd/kernel-amd64" "$kd/kernel-amd64-stripped"
 printf 'struct proc { long a; int p_state; struct proc *p_pptr; } p;\nstruct thread { enum { X } td_state; } t;\n' > "$tmp/p.c"
-cc -g -c -o "$kd/gcc-x86_64.o" "$tmp/p.c"
+cc -g -c -o "$kd/gcc-x86_64-rel" "$tmp/p.c"
 echo "seed: $kd: $(ls "$kd" | wc -l) kernels and objects"
 
 ke=fuzz/corpus/kernel_elf
