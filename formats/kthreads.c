@@ -549,6 +549,16 @@ dk_kthreads_walk(const struct dk_kt_source *m, const uint64_t *sym,
 	w.ptr = m->ptr;
 	w.max = max != 0 && max < DK_KT_MAX ? max : DK_KT_MAX;
 	w.lay = layout;
+	/* The enumerators' values for dk_kproc_stat(): the DWARF's. */
+	if (layout != NULL) {
+		kt->layout = *layout;
+		kt->have_layout = 1;
+	} else {
+		for (size_t i = 0; i < DK_KD_TDS_N; i++)
+			kt->layout.tds[i] = (int64_t)i;
+		for (size_t i = 0; i < DK_KD_PRS_N; i++)
+			kt->layout.prs[i] = (int64_t)i;
+	}
 	memcpy(w.sym, sym, sizeof(w.sym));
 	if (w.ptr != 4 && w.ptr != 8)
 		return dk_err_set(err, DK_EINVAL, "%s: pointers of %u bytes",
