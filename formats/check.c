@@ -105,6 +105,9 @@ const struct dk_check_code dk_ck_codes[] = {
 	  "the --kernel image's build-id is not the one in the dump's memory" },
 	{ "kernel.threads", DK_SEV_ERROR,
 	  "the process list the kernel's symbols locate cannot be walked" },
+	{ "kernel.dwarf-layout", DK_SEV_WARNING,
+	  "the --kernel image's DWARF puts a member of struct proc or struct "
+	  "thread outside its struct" },
 	{ "kernel.unverified", DK_SEV_NOTE,
 	  "the dump holds nothing to compare the --kernel image with" },
 };

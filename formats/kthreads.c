@@ -84,6 +84,7 @@ static const struct {
 /* The walk's state. */
 struct walk {
 	const struct dk_kt_source *m;
+	const struct dk_kdwarf	*lay;		/* NULL: no DWARF members */
 	size_t			 max;
 	struct dk_kthreads	*kt;
 	uint64_t		 sym[S_N];
@@ -130,6 +131,31 @@ static uint64_t
 word(const struct walk *w, const uint8_t *p, unsigned size)
 {
 	return dec_uint(p, size, w->m->e);
+}
+
+/* A signed field of size bytes (an enum, a pid_t). */
+static int64_t
+sword(const struct walk *w, const uint8_t *p, unsigned size)
+{
+	uint64_t v = dec_uint(p, size, w->m->e);
+
+	if (size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ull << (8 * size);
+	return (int64_t)v;
+}
+
+/* The DWARF member i of struct proc p (DK_KT_UNKNOWN: unread). */
+static int64_t
+proc_member(struct walk *w, uint64_t p, size_t i, int sign)
+{
+	uint8_t b[8];
+	struct dk_err e2;
+	unsigned n;
+
+	if (w->lay == NULL || (n = w->lay->width[i]) == 0 ||
+	    w->m->read(w->m->arg, p + w->lay->off[i], b, n, &e2) != DK_OK)
+		return DK_KT_UNKNOWN;
+	return sign ? sword(w, b, n) : (int64_t)dec_uint(b, n, w->m->e);
 }
 
 static enum dk_status
@@ -254,7 +280,14 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		lo = o < lo ? o : lo;
 		hi = e > hi ? e : hi;
 	}
-	/* One read of the fields' span per thread (below 64 KiB). */
+	if (w->lay != NULL && w->lay->width[DK_KD_TD_STATE] != 0) {
+		uint32_t o = w->lay->off[DK_KD_TD_STATE];
+
+		lo = o < lo ? o : lo;
+		hi = o + w->lay->width[DK_KD_TD_STATE] > hi ? o +
+		    w->lay->width[DK_KD_TD_STATE] : hi;
+	}
+	/* One read of the fields' span per thread (below 128 KiB). */
 	if ((buf = malloc(hi - lo)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "out of memory");
 	st = DK_OK;
@@ -279,6 +312,10 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		t->oncpu = (int32_t)word(w, buf + w->off[S_TD_ONCPU] - lo, 4);
 		t->pcb = word(w, buf + w->off[S_TD_PCB] - lo, w->ptr);
 		copy_name(t->name, buf + w->off[S_TD_NAME] - lo);
+		t->state = DK_KT_UNKNOWN;
+		if (w->lay != NULL && w->lay->width[DK_KD_TD_STATE] != 0)
+			t->state = sword(w, buf + w->lay->off[DK_KD_TD_STATE] -
+			    lo, w->lay->width[DK_KD_TD_STATE]);
 		if (t->tid == kt->dumptid && kt->crashed == SIZE_MAX) {
 			t->crashed = 1;
 			t->src = DK_KT_DUMPPCB;
@@ -334,6 +371,9 @@ walk_procs(struct walk *w, uint64_t head, int zombie, struct dk_err *err)
 		    err)) != DK_OK)
 			return st;
 		copy_name(kp->comm, b);
+		kp->state = proc_member(w, p, DK_KD_P_STATE, 1);
+		kp->ppid = proc_member(w, p, DK_KD_P_OPPID, 1);
+		kp->pptr = (uint64_t)proc_member(w, p, DK_KD_P_PPTR, 0);
 		if ((st = rd(w, p + w->off[S_P_THREADS], tq, w->ptr,
 		    "p_threads", err)) != DK_OK)
 			return st;
@@ -429,9 +469,74 @@ load_symbols(struct walk *w, struct dk_err *err)
 	return DK_OK;
 }
 
+static int
+by_addr(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * Each process's PPID, as libkvm's kvm_proclist() takes it: p_oppid if
+ * it is not 0, else the p_pid of the process p_pptr points at (from the
+ * table, else read from the dump), else 0 where p_pptr is NULL.
+ */
+static enum dk_status
+resolve_parents(struct walk *w, struct dk_err *err)
+{
+	struct dk_kthreads *kt = w->kt;
+	uint64_t (*ix)[2] = NULL;
+	int have_pptr = w->lay != NULL && w->lay->width[DK_KD_P_PPTR] != 0;
+
+	if (!have_pptr) {
+		for (size_t i = 0; i < kt->nprocs; i++)
+			if (kt->procs[i].ppid == 0)
+				kt->procs[i].ppid = DK_KT_UNKNOWN;
+		return DK_OK;
+	}
+	if (kt->nprocs > 0 &&
+	    (ix = malloc(kt->nprocs * sizeof(*ix))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	for (size_t i = 0; i < kt->nprocs; i++) {
+		ix[i][0] = kt->procs[i].addr;
+		ix[i][1] = i;
+	}
+	if (kt->nprocs > 0)
+		qsort(ix, kt->nprocs, sizeof(*ix), by_addr);
+	for (size_t i = 0; i < kt->nprocs; i++) {
+		struct dk_kproc *kp = &kt->procs[i];
+		uint64_t key[2] = { kp->pptr, 0 }, (*hit)[2];
+		uint8_t b[4];
+		struct dk_err e2;
+
+		if (kp->ppid != 0 && kp->ppid != DK_KT_UNKNOWN)
+			continue;	/* p_oppid */
+		if (kp->pptr == (uint64_t)DK_KT_UNKNOWN) {
+			kp->ppid = DK_KT_UNKNOWN;
+			continue;
+		}
+		if (kp->pptr == 0) {
+			kp->ppid = 0;
+			continue;
+		}
+		hit = bsearch(key, ix, kt->nprocs, sizeof(*ix), by_addr);
+		if (hit != NULL)
+			kp->ppid = kt->procs[(*hit)[1]].pid;
+		else if (kp->pptr % w->ptr == 0 && w->m->read(w->m->arg,
+		    kp->pptr + w->off[S_P_PID], b, 4, &e2) == DK_OK)
+			kp->ppid = sword(w, b, 4);
+		else
+			kp->ppid = DK_KT_UNKNOWN;
+	}
+	free(ix);
+	return DK_OK;
+}
+
 enum dk_status
 dk_kthreads_walk(const struct dk_kt_source *m, const uint64_t *sym,
-    size_t max, struct dk_kthreads *kt, struct dk_err *err)
+    const struct dk_kdwarf *layout, size_t max, struct dk_kthreads *kt,
+    struct dk_err *err)
 {
 	struct walk w;
 	enum dk_status st;
@@ -443,6 +548,17 @@ dk_kthreads_walk(const struct dk_kt_source *m, const uint64_t *sym,
 	w.kt = kt;
 	w.ptr = m->ptr;
 	w.max = max != 0 && max < DK_KT_MAX ? max : DK_KT_MAX;
+	w.lay = layout;
+	/* The enumerators' values for dk_kproc_stat(): the DWARF's. */
+	if (layout != NULL) {
+		kt->layout = *layout;
+		kt->have_layout = 1;
+	} else {
+		for (size_t i = 0; i < DK_KD_TDS_N; i++)
+			kt->layout.tds[i] = (int64_t)i;
+		for (size_t i = 0; i < DK_KD_PRS_N; i++)
+			kt->layout.prs[i] = (int64_t)i;
+	}
 	memcpy(w.sym, sym, sizeof(w.sym));
 	if (w.ptr != 4 && w.ptr != 8)
 		return dk_err_set(err, DK_EINVAL, "%s: pointers of %u bytes",
@@ -451,10 +567,44 @@ dk_kthreads_walk(const struct dk_kt_source *m, const uint64_t *sym,
 		st = walk_procs(&w, w.sym[S_ALLPROC], 0, err);
 	if (st == DK_OK && w.sym[S_ZOMBPROC] != 0)
 		st = walk_procs(&w, w.sym[S_ZOMBPROC], 1, err);
+	if (st == DK_OK)
+		st = resolve_parents(&w, err);
 	free(w.seen);
 	if (st != DK_OK)
 		dk_kthreads_free(kt);
 	return st;
+}
+
+/*
+ * The DWARF members into kt->layout: kt->have_layout if any is usable,
+ * kt->layout_note why not (or which are not).  Never an error: a kernel
+ * without DWARF has no PPID and state, nothing more.
+ */
+static enum dk_status
+dk_kthreads_dwarf(const char *kernel, unsigned ptr, struct dk_kthreads *kt)
+{
+	struct dk_err e2;
+	size_t usable = 0;
+
+	if (dk_kernel_dwarf(kernel, ptr, &kt->layout, &e2) != DK_OK) {
+		snprintf(kt->layout_note, sizeof(kt->layout_note), "%s",
+		    e2.msg);
+		return DK_OK;
+	}
+	for (size_t i = 0; i < DK_KD_N; i++)
+		usable += kt->layout.width[i] != 0;
+	kt->have_layout = usable > 0;
+	if (kt->layout.note[0] != '\0') {
+		size_t n = (size_t)snprintf(kt->layout_note,
+		    sizeof(kt->layout_note), "%s: ", kernel);
+
+		if (n < sizeof(kt->layout_note))
+			memcpy(kt->layout_note + n, kt->layout.note,
+			    strnlen(kt->layout.note, sizeof(kt->layout_note) -
+			    n - 1) + 1);
+		kt->layout_note[sizeof(kt->layout_note) - 1] = '\0';
+	}
+	return DK_OK;
 }
 
 static enum dk_status
@@ -470,6 +620,7 @@ dk_kthreads_load(struct dk_dump *d, const char *kernel, size_t max,
 	struct dk_kt_source m = { d->src.name, d->arch->endian,
 	    d->arch->long_size, dump_read, d };
 	struct dk_ksym s[S_N];
+	struct dk_kthreads walked;
 	uint64_t sym[S_N];
 	enum dk_status st;
 
@@ -487,14 +638,69 @@ dk_kthreads_load(struct dk_dump *d, const char *kernel, size_t max,
 			    kernel, ksyms[i].name);
 		sym[i] = s[i].found ? s[i].value : 0;
 	}
-	if ((st = dk_kthreads_walk(&m, sym, max, kt, err)) != DK_OK)
+	if ((st = dk_kthreads_dwarf(kernel, m.ptr, kt)) == DK_OK)
+		st = dk_kthreads_walk(&m, sym, kt->have_layout ? &kt->layout :
+		    NULL, max, &walked, err);
+	if (st != DK_OK)
 		return st;
+	/* The walk starts afresh: keep what the DWARF gave. */
+	memcpy(&walked.layout, &kt->layout, sizeof(walked.layout));
+	walked.have_layout = kt->have_layout;
+	memcpy(walked.layout_note, kt->layout_note,
+	    sizeof(walked.layout_note));
+	*kt = walked;
 	kt->regs = dk_pcb_regs(d->arch);
 	if ((st = dk_kernel_build_id(kernel, kt->build_id,
 	    sizeof(kt->build_id), &kt->build_id_len, &kt->build_id_va,
 	    err)) != DK_OK)
 		dk_kthreads_free(kt);
 	return st;
+}
+
+static const char *const tds_words[DK_KD_TDS_N] = { "inactive", "inhibited",
+    "can_run", "runq", "running" };
+
+/* Which enumerator v is (enum td_states, p_states): index, or -1. */
+static int
+which(const int64_t *vals, size_t n, int64_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (vals[i] == v)
+			return (int)i;
+	return -1;
+}
+
+const char *
+dk_kthread_state(const struct dk_kthreads *kt, size_t i)
+{
+	int k;
+
+	if (kt->threads[i].state == DK_KT_UNKNOWN)
+		return "-";
+	k = which(kt->layout.tds, DK_KD_TDS_N, kt->threads[i].state);
+	return k < 0 ? "?" : tds_words[k];
+}
+
+const char *
+dk_kproc_stat(const struct dk_kthreads *kt, size_t i)
+{
+	const struct dk_kproc *p = &kt->procs[i];
+	int ps, ts;
+
+	if (p->state == DK_KT_UNKNOWN)
+		return "-";
+	ps = which(kt->layout.prs, DK_KD_PRS_N, p->state);
+	if (ps == 2)
+		return "Z";
+	if (ps == 0)
+		return "new";
+	if (ps != 1)
+		return "?";
+	/* PRS_NORMAL: the first thread decides, as in libkvm. */
+	if (p->nthreads == 0 || kt->threads[p->first].state == DK_KT_UNKNOWN)
+		return "-";
+	ts = which(kt->layout.tds, DK_KD_TDS_N, kt->threads[p->first].state);
+	return ts >= 2 ? "R" : ts == 1 ? "inhibited" : "?";
 }
 
 void

@@ -34,7 +34,10 @@ struct dk_kthread {
 	uint8_t		crashed;	/* td_tid == dumptid */
 	char		comm[DK_KT_COMM];	/* p_comm, NUL-terminated */
 	char		name[DK_KT_COMM];	/* td_name */
+	int64_t		state;		/* td_state; DK_KT_UNKNOWN: unread */
 };
+
+#define	DK_KT_UNKNOWN	INT64_MIN	/* a field the walk could not read */
 
 struct dk_kproc {
 	uint64_t	addr;		/* struct proc */
@@ -43,7 +46,56 @@ struct dk_kproc {
 	char		comm[DK_KT_COMM];
 	size_t		first;		/* its first thread in the table */
 	size_t		nthreads;
+	int64_t		ppid;		/* p_oppid, else p_pptr->p_pid (0:
+					 * no parent), as libkvm; or
+					 * DK_KT_UNKNOWN */
+	uint64_t	pptr;		/* p_pptr */
+	int64_t		state;		/* p_state, or DK_KT_UNKNOWN */
 };
+
+/*
+ * The members of struct proc and struct thread the kernel exports no
+ * offset for, from its DWARF (kdwarf.c; docs/kthreads.md).
+ */
+enum dk_kd_member {
+	DK_KD_P_PPTR, DK_KD_P_OPPID, DK_KD_P_STATE, DK_KD_TD_STATE, DK_KD_N
+};
+#define	DK_KD_PROC	0
+#define	DK_KD_THREAD	1
+#define	DK_KD_PRS_N	3	/* PRS_NEW, PRS_NORMAL, PRS_ZOMBIE */
+#define	DK_KD_TDS_N	5	/* TDS_INACTIVE ... TDS_RUNNING */
+
+struct dk_kdwarf {
+	uint64_t	size[2];	/* byte_size of struct proc, thread;
+					 * 0: not defined */
+	uint32_t	off[DK_KD_N];	/* offset of each member */
+	uint8_t		width[DK_KD_N];	/* its bytes; 0: not usable */
+	int64_t		prs[DK_KD_PRS_N];	/* the enumerators' values */
+	int64_t		tds[DK_KD_TDS_N];
+	uint8_t		enum_dwarf[2];	/* 1: prs/tds read from the DWARF,
+					 * 0: FreeBSD's (0, 1, 2, ...) */
+	uint8_t		absurd;		/* a struct or member outside bounds */
+	char		note[512];	/* why a member is not used, or "" */
+};
+
+/* The name of member i (enum dk_kd_member), or NULL past them. */
+const char	*dk_kd_member_name(size_t i);
+/* The name of enumerator i of p_state (thread 0) or td_state, or NULL. */
+const char	*dk_kd_enum_name(int thread, size_t i);
+/*
+ * Read the members from the DWARF of the ELF file at path (pointers of
+ * ptr bytes): DK_OK with what was usable (kd->note says what was not),
+ * DK_EUNSUP if the file has no DWARF or no struct proc and thread.
+ */
+enum dk_status	dk_kernel_dwarf(const char *path, unsigned ptr,
+		    struct dk_kdwarf *, struct dk_err *);
+/* The same from an open file (not closed); name is for messages. */
+enum dk_status	dk_kernel_dwarf_fd(int fd, const char *name, unsigned ptr,
+		    struct dk_kdwarf *, struct dk_err *);
+struct Dwarf;
+/* The same from libdw's handle (kd initialised by the caller). */
+enum dk_status	dk_kdwarf_read(struct Dwarf *, const char *name, unsigned ptr,
+		    struct dk_kdwarf *, struct dk_err *);
 
 /*
  * A gdb NT_PRSTATUS layout and how an architecture's struct pcb fills
@@ -95,6 +147,10 @@ struct dk_kthreads {
 	uint8_t			 build_id[64];	/* the kernel file's */
 	size_t			 build_id_len;
 	uint64_t		 build_id_va;	/* its note's address */
+	struct dk_kdwarf	 layout;	/* what the DWARF gave */
+	uint8_t			 have_layout;	/* the DWARF was read */
+	char			 layout_note[512];	/* why PPID or a
+					 * state is not read, or "" */
 };
 
 /*
@@ -131,11 +187,26 @@ struct dk_kt_source {
 
 /*
  * The walk of dk_kthreads_load() over m, with the symbols' addresses
- * sym[DK_KS_N] (0: absent); kt->regs and the build-id are left unset.
+ * sym[DK_KS_N] (0: absent) and the DWARF's members (NULL: none, the
+ * parents and states unread); kt->regs and the build-id are left unset.
  */
 enum dk_status	dk_kthreads_walk(const struct dk_kt_source *m,
-		    const uint64_t *sym, size_t max, struct dk_kthreads *,
-		    struct dk_err *);
+		    const uint64_t *sym, const struct dk_kdwarf *layout,
+		    size_t max, struct dk_kthreads *, struct dk_err *);
+/*
+ * Thread i's td_state by its enumerator's name, lower case without TDS_
+ * ("running", "runq", ...); "?" a value not in enum td_states, "-" not
+ * read (no DWARF).
+ */
+const char	*dk_kthread_state(const struct dk_kthreads *, size_t i);
+/*
+ * Process i's state as ps(1)'s STAT column begins, as far as p_state and
+ * its first thread's td_state tell (libkvm's kvm_proclist()): "Z" a
+ * zombie, "R" runnable or running, "inhibited" (ps says S, D, I, T, L or
+ * W: docs/kthreads.md), "new" (PRS_NEW: libkvm skips it), "?" what ps
+ * cannot name, "-" not read.
+ */
+const char	*dk_kproc_stat(const struct dk_kthreads *, size_t i);
 /* Free what dk_kthreads_load() allocated. */
 void		dk_kthreads_free(struct dk_kthreads *);
 /* The registers of thread i as words of regs[] (kt->regs->nregs). */

@@ -20,3 +20,4 @@ LDLIBS   += -pthread
 LIB_SRCS += formats/ctlayout.c formats/layouts.c
 LIB_SRCS += formats/kthreads.c
 LIB_SRCS += formats/vmcore_write.c
+LIB_SRCS += formats/kdwarf.c

@@ -3,8 +3,10 @@
  * (dk_kthreads_walk, formats/kthreads.c): the kernel memory it reads is
  * the input.
  *
- * Byte 0 chooses the byte order (bit 0: big-endian) and the pointer
- * size (bit 1: 4 bytes, else 8); the rest is kernel memory from VA
+ * Byte 0 chooses the byte order (bit 0: big-endian), the pointer
+ * size (bit 1: 4 bytes, else 8) and whether the walk has the DWARF's
+ * members (bit 2: p_state 0x30, p_oppid 0x38, p_pptr 0x40, td_state
+ * 0x20, in 0x80-byte structs; the parents are then resolved); the rest is kernel memory from VA
  * FZ_BASE, and symbol i (enum dk_kt_sym) is at FZ_BASE + 16 * i, in the
  * first 288 bytes: the offsets' values, allproc's first pointer, and so
  * on.  Whatever the bytes, the walk must end (a cycle, an unreadable or
@@ -48,6 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mem m;
 	struct dk_kt_source src;
 	struct dk_kthreads kt;
+	struct dk_kdwarf lay;
 	struct dk_err err;
 	uint64_t sym[DK_KS_N];
 	size_t sum = 0;
@@ -61,7 +64,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < DK_KS_N; i++)
 		sym[i] = FZ_BASE + 16 * i;
 	dk_err_clear(&err);
-	st = dk_kthreads_walk(&src, sym, FZ_MAX, &kt, &err);
+	memset(&lay, 0, sizeof(lay));
+	lay.size[DK_KD_PROC] = lay.size[DK_KD_THREAD] = 0x80;
+	lay.off[DK_KD_P_STATE] = 0x30;
+	lay.off[DK_KD_P_OPPID] = 0x38;
+	lay.off[DK_KD_P_PPTR] = 0x40;
+	lay.off[DK_KD_TD_STATE] = 0x20;
+	lay.width[DK_KD_P_STATE] = lay.width[DK_KD_P_OPPID] = 4;
+	lay.width[DK_KD_TD_STATE] = 4;
+	lay.width[DK_KD_P_PPTR] = (uint8_t)src.ptr;
+	st = dk_kthreads_walk(&src, sym, data[0] & 4 ? &lay : NULL, FZ_MAX,
+	    &kt, &err);
 	if (st != DK_OK) {
 		FZ_CHECK(err.code == st);
 		FZ_CHECK(memchr(err.msg, '\0', sizeof(err.msg)) != NULL);
@@ -78,6 +91,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FZ_CHECK(p->first == sum);
 		FZ_CHECK(memchr(p->comm, '\0', DK_KT_COMM) != NULL);
+		FZ_CHECK((data[0] & 4) || (p->ppid == DK_KT_UNKNOWN &&
+		    p->state == DK_KT_UNKNOWN));
+		FZ_CHECK(p->state == DK_KT_UNKNOWN ||
+		    (p->state >= INT32_MIN && p->state <= INT32_MAX));
 		for (size_t k = p->first; k < p->first + p->nthreads; k++) {
 			FZ_CHECK(kt.threads[k].proc == p->addr);
 			FZ_CHECK(kt.threads[k].pid == p->pid);

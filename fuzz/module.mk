@@ -26,6 +26,7 @@ FUZZ_TARGETS	+= fuzz_kthreads
 FUZZ_TARGETS	+= fuzz_vmcore
 FUZZ_TARGETS	+= fuzz_kdump_check fuzz_kdump_flat fuzz_kdump_codec
 FUZZ_TARGETS	+= fuzz_linux_log
+FUZZ_TARGETS	+= fuzz_kdwarf
 FUZZ_SECONDS	?= 60
 FUZZ_CC		?= clang
 FUZZ_ARGS	?=

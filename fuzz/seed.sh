@@ -109,6 +109,21 @@ for f in fuzz/corpus/vmcore/*; do
 done
 echo "seed: $em: $made vmcores converted, $skipped skipped"
 
+# fuzz/corpus/kdwarf: fixture kernels with their DWARF (both byte orders
+# and classes; one whose p_pptr lies past struct proc, one stripped of
+# it) and a compiler's relocatable object with struct proc.
+kd=fuzz/corpus/kdwarf
+mkdir -p "$kd"
+for a in amd64 mips powerpc64 i386; do
+	"$DUMPGEN" -q -f --arch $a --mem 64M -o "$tmp/k.md" --kernel-out "$kd/kernel-$a"
+done
+"$DUMPGEN" -q -f --arch amd64 --mem 64M -o "$tmp/k.md" --kernel-out "$kd/kernel-amd64-dwarf-damaged" \
+    --damage-threads dwarf
+objcopy --strip-debug "$kd/kernel-amd64" "$kd/kernel-amd64-stripped"
+printf 'struct proc { long a; int p_state; struct proc *p_pptr; } p;\nstruct thread { enum { X } td_state; } t;\n' > "$tmp/p.c"
+cc -g -c -o "$kd/gcc-x86_64-rel" "$tmp/p.c"
+echo "seed: $kd: $(ls "$kd" | wc -l) kernels and objects"
+
 ke=fuzz/corpus/kernel_elf
 mkdir -p "$ke"
 head -c 64 /bin/true > "$ke/host-true"

@@ -108,7 +108,7 @@ walk(struct img *m, size_t max, struct dk_kthreads *kt, struct dk_err *err)
 	s[DK_KS_DUMPPCB] = BASE + 0x200;
 	s[DK_KS_STOPPCBS] = BASE + 0x1000;
 	dk_err_clear(err);
-	return dk_kthreads_walk(&src, s, max, kt, err);
+	return dk_kthreads_walk(&src, s, NULL, max, kt, err);
 }
 
 START_TEST(test_walk)
@@ -141,6 +141,83 @@ START_TEST(test_walk)
 	ck_assert_uint_eq(kt.threads[2].src, DK_KT_DUMPPCB);
 	ck_assert_uint_eq(kt.threads[2].pcb, BASE + 0x200);
 	ck_assert_str_eq(kt.panic, "boom");
+	dk_kthreads_free(&kt);
+}
+END_TEST
+
+/*
+ * The DWARF's members (p_state 0x30, p_oppid 0x34, p_pptr 0x38,
+ * td_state 0x58): init's parent is a struct proc outside the lists
+ * (its p_pid, 1, read from memory), sh's is init (5, from the table),
+ * then p_oppid 77 first, as libkvm; an unreadable p_pptr is unknown.
+ * STAT from p_state and the first thread's td_state.
+ */
+START_TEST(test_parents)
+{
+	static const struct { enum dk_endian e; unsigned ptr; } v[] = {
+		{ DK_LE, 8 }, { DK_BE, 8 }, { DK_LE, 4 }, { DK_BE, 4 },
+	};
+	struct img m;
+	struct dk_kthreads kt;
+	struct dk_kdwarf lay;
+	struct dk_err err;
+	uint64_t s[DK_KS_N];
+	struct dk_kt_source src;
+	unsigned ptr = v[_i].ptr;
+
+	build(&m, v[_i].e, ptr, 3);
+	memset(&lay, 0, sizeof(lay));
+	lay.size[DK_KD_PROC] = lay.size[DK_KD_THREAD] = 0x80;
+	lay.off[DK_KD_P_STATE] = 0x30;
+	lay.off[DK_KD_P_OPPID] = 0x34;
+	lay.off[DK_KD_P_PPTR] = 0x38;
+	lay.off[DK_KD_TD_STATE] = 0x58;
+	lay.width[DK_KD_P_STATE] = lay.width[DK_KD_P_OPPID] = 4;
+	lay.width[DK_KD_TD_STATE] = 4;
+	lay.width[DK_KD_P_PPTR] = (uint8_t)ptr;
+	for (int i = 0; i < DK_KD_TDS_N; i++)
+		lay.tds[i] = i;
+	for (int i = 0; i < DK_KD_PRS_N; i++)
+		lay.prs[i] = i;
+	put(&m, PROC + 0x30, 1, 4);			/* PRS_NORMAL */
+	put(&m, PROC + 0x38, BASE + 0x600, ptr);
+	put(&m, BASE + 0x600 + 0x48, 1, 4);
+	put(&m, PROC + 0x80 + 0x30, 2, 4);		/* PRS_ZOMBIE */
+	put(&m, PROC + 0x80 + 0x38, PROC, ptr);
+	put(&m, TD + 0x58, 1, 4);			/* TDS_INHIBITED */
+	put(&m, TD + 0x80 + 0x58, 4, 4);		/* TDS_RUNNING */
+	put(&m, TD + 0x100 + 0x58, 3, 4);		/* TDS_RUNQ */
+	src = (struct dk_kt_source){ "img", m.e, m.ptr, img_read, &m };
+	for (int i = 0; i < DK_KS_N; i++)
+		s[i] = i == DK_KS_ZOMBPROC || i == DK_KS_STOPPCBS ? 0 : sym(i);
+	s[DK_KS_DUMPPCB] = BASE + 0x200;
+	ck_assert_int_eq(dk_kthreads_walk(&src, s, &lay, 0, &kt, &err), DK_OK);
+	ck_assert_int_eq(kt.procs[0].ppid, 1);
+	ck_assert_int_eq(kt.procs[1].ppid, 5);
+	ck_assert_str_eq(dk_kproc_stat(&kt, 0), "inhibited");
+	ck_assert_str_eq(dk_kproc_stat(&kt, 1), "Z");
+	ck_assert_str_eq(dk_kthread_state(&kt, 0), "inhibited");
+	ck_assert_str_eq(dk_kthread_state(&kt, 1), "running");
+	ck_assert_str_eq(dk_kthread_state(&kt, 2), "runq");
+	dk_kthreads_free(&kt);
+
+	/* p_oppid first; a p_pptr nothing maps; a state out of range. */
+	put(&m, PROC + 0x80 + 0x34, 77, 4);
+	put(&m, PROC + 0x38, BASE + 0x100000, ptr);
+	put(&m, PROC + 0x30, 9, 4);
+	put(&m, TD + 0x80 + 0x58, 0, 4);		/* TDS_INACTIVE */
+	ck_assert_int_eq(dk_kthreads_walk(&src, s, &lay, 0, &kt, &err), DK_OK);
+	ck_assert_int_eq(kt.procs[1].ppid, 77);
+	ck_assert(kt.procs[0].ppid == DK_KT_UNKNOWN);
+	ck_assert_str_eq(dk_kproc_stat(&kt, 0), "?");
+	ck_assert_str_eq(dk_kthread_state(&kt, 1), "inactive");
+	dk_kthreads_free(&kt);
+
+	/* Without the DWARF: nothing read. */
+	ck_assert_int_eq(dk_kthreads_walk(&src, s, NULL, 0, &kt, &err), DK_OK);
+	ck_assert(kt.procs[0].ppid == DK_KT_UNKNOWN);
+	ck_assert_str_eq(dk_kproc_stat(&kt, 1), "-");
+	ck_assert_str_eq(dk_kthread_state(&kt, 0), "-");
 	dk_kthreads_free(&kt);
 }
 END_TEST
@@ -302,6 +379,7 @@ kthreads_suite(void)
 	TCase *tc = tcase_create("kthreads");
 
 	tcase_add_loop_test(tc, test_walk, 0, 4);
+	tcase_add_loop_test(tc, test_parents, 0, 4);
 	tcase_add_loop_test(tc, test_damage, 0, 5);
 	tcase_add_test(tc, test_pcb_tables);
 	tcase_add_loop_test(tc, test_pcb_decode, 0,

@@ -245,7 +245,7 @@ done
 # that a new dependency is given its package once, here.
 pkg_of() {
 	case $1 in
-	-lelf) echo libelf-dev ;; -lz) echo zlib1g-dev ;;
+	-lelf) echo libelf-dev ;; -ldw) echo libdw-dev ;; -lz) echo zlib1g-dev ;;
 	-ldeflate) echo libdeflate-dev ;; -llzma) echo liblzma-dev ;;
 	-lzstd) echo libzstd-dev ;; -llzo2) echo liblzo2-dev ;;
 	-lsnappy) echo libsnappy-dev ;;

@@ -147,22 +147,108 @@ run_arch() {	# ARCH
 	grep -q '"kdb_sysctl_panic"$' <<<"$out" && ok "$A: gdb x/s panicstr: the panic string" ||
 		no "$A: gdb x/s panicstr" "$out"
 
-	# dumpinfo --ps and --threads, text and JSON, on the dump and its conversion.
-	want='0 2 kernel
-1 1 init
-11 2 idle
-12 1 intr
-722 1 csh
-723 1 sh'
+	# dumpinfo --ps and --threads, text and JSON, on the dump and its
+	# conversion: PID, PPID (the tree, derived here from the seed rule
+	# of docs/kthreads.md), STAT (by hand from the fixture's table),
+	# threads, command.
+	want=$(ps_want)
 	for f in $A.md $A.elf; do
-		got=$("$B/bin/dumpinfo" --ps --kernel "$T/$A.k" "$T/$f" | awk 'NR > 1 { print $1, $2, $3 }')
-		[ "$got" = "$want" ] && ok "$A: dumpinfo --ps $f" || no "$A: dumpinfo --ps $f" "$got"
+		got=$("$B/bin/dumpinfo" --ps --kernel "$T/$A.k" "$T/$f" 2>"$T/$A.err" | awk 'NR > 1 { print $1, $2, $3, $4, $5 }')
+		[ "$got" = "$want" ] && [ ! -s "$T/$A.err" ] && ok "$A: dumpinfo --ps $f: PID, PPID, STAT, threads, command" ||
+			no "$A: dumpinfo --ps $f" "got:
+	$got
+	want:
+	$want
+	stderr: $(cat "$T/$A.err")"
 	done
 	got=$("$B/bin/dumpinfo" --threads --json --kernel "$T/$A.k" "$T/$A.md" |
-		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["panic"], len(d["threads"]), [ (t["tid"], t["registers_from"]) for t in d["threads"] if t["registers_from"] != "td_pcb"])')
-	[ "$got" = "kdb_sysctl_panic 8 [(100004, 'stoppcbs'), (100077, 'dumppcb')]" ] &&
-		ok "$A: dumpinfo --threads --json" || no "$A: dumpinfo --threads --json" "$got"
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["panic"], len(d["threads"]), [ (t["tid"], t["registers_from"]) for t in d["threads"] if t["registers_from"] != "td_pcb"], " ".join(t["state"] for t in d["threads"]))')
+	[ "$got" = "kdb_sysctl_panic 8 [(100004, 'stoppcbs'), (100077, 'dumppcb')] inhibited runq inhibited can_run running inhibited inhibited running" ] &&
+		ok "$A: dumpinfo --threads --json: registers' sources, each thread's state" || no "$A: dumpinfo --threads --json" "$got"
 
+	# The fixture's DWARF: readelf and eu-readelf parse it without a
+	# complaint; gdb's layout of the structs is the one documented.
+	for r in readelf eu-readelf; do
+		out=$($r --debug-dump=info "$T/$A.k" 2>&1 >/dev/null); rc=$?
+		[ $rc = 0 ] && [ -z "$out" ] && $r --debug-dump=info "$T/$A.k" | grep -q 'p_pptr' &&
+			ok "$A: $r --debug-dump=info: the kernel's DWARF, no complaint" ||
+			no "$A: $r --debug-dump=info" "exit $rc: $out"
+	done
+	out=$(timeout 120 gdb-multiarch -nx -batch -ex "file $T/$A.k" \
+		-ex 'print sizeof(struct proc)' -ex 'print sizeof(struct thread)' \
+		-ex 'print &((struct proc *)0)->p_pptr' -ex 'print &((struct proc *)0)->p_state' \
+		-ex 'print &((struct proc *)0)->p_oppid' -ex 'print &((struct proc *)0)->p_pid' \
+		-ex 'print &((struct thread *)0)->td_state' -ex 'print &((struct thread *)0)->td_tid' \
+		-ex 'ptype/o struct proc' 2>&1)
+	got=$(sed -n 's/^\$[0-9]* = //p' <<<"$out" | tr '\n' ';')
+	want="128;128;(struct proc **) 0x38;(enum p_states *) 0x30;(pid_t *) 0x40;(pid_t *) 0x48;(enum td_states *) 0x20;(lwpid_t *) 0x28;"
+	lo=$(awk '/\*\/ *struct proc \*p_pptr;$/ { print $2, $4 }' <<<"$out")
+	[ "$got" = "$want" ] && [ "$lo" = "56 $P" ] &&
+		grep -q 'enum p_states p_state;' <<<"$out" &&
+		ok "$A: gdb: sizeof, the members' offsets and ptype/o struct proc (p_pptr at 56, $P bytes) are the fixture's" ||
+		no "$A: gdb: the DWARF's layout" "got '$got' ($lo)
+	want '$want'
+	$out"
+
+	# gdb reads the parent, the states through the core by itself:
+	# p_pptr->p_pid, p_state, td_state of each process, as dumpinfo's.
+	"$B/bin/dumpinfo" --ps --json --kernel "$T/$A.k" "$T/$A.md" >"$T/$A.ps.json"
+	"$B/bin/dumpinfo" --threads --json --kernel "$T/$A.k" "$T/$A.md" >"$T/$A.td.json"
+	mapfile -t cmds < <(python3 - "$T/$A.ps.json" "$T/$A.td.json" $P <<'PY'
+import json, sys
+ps = json.load(open(sys.argv[1]))["processes"]
+td = json.load(open(sys.argv[2]))["threads"]
+m = (1 << 32) - 1 if sys.argv[3] == "4" else (1 << 64) - 1
+for p in ps:
+    a = int(p["proc"], 16) & m
+    print("print ((struct proc *)%#x)->p_pptr ? ((struct proc *)%#x)->p_pptr->p_pid : 0" % (a, a))
+    print("print ((struct proc *)%#x)->p_state" % a)
+for t in td:
+    print("print ((struct thread *)%#x)->td_state" % (int(t["thread"], 16) & m))
+PY
+)
+	args=()
+	for c in "${cmds[@]}"; do args+=(-ex "$c"); done
+	out=$("${G[@]}" "${args[@]}" 2>&1 | sed -n 's/^\$[0-9]* = //p' | tr '\n' ' ')
+	want=$(python3 - "$T/$A.ps.json" "$T/$A.td.json" <<'PY'
+import json, sys
+ps = json.load(open(sys.argv[1]))["processes"]
+td = json.load(open(sys.argv[2]))["threads"]
+prs = ["PRS_NEW", "PRS_NORMAL", "PRS_ZOMBIE"]
+tds = ["TDS_INACTIVE", "TDS_INHIBITED", "TDS_CAN_RUN", "TDS_RUNQ", "TDS_RUNNING"]
+print(" ".join("%d %s" % (p["ppid"], prs[p["p_state"]]) for p in ps),
+      " ".join(tds[t["td_state"]] for t in td), "")
+PY
+)
+	[ "$out" = "$want" ] && ok "$A: gdb through the core: every p_pptr->p_pid, p_state and td_state is dumpinfo's" ||
+		no "$A: gdb through the core: parents and states" "gdb '$out'
+	dumpinfo '$want'"
+}
+
+# The processes dumpinfo --ps must print for seed $SEED: PID, PPID (the
+# tree of docs/kthreads.md: proc0 none, init proc0, process k >= 2 the
+# process splitmix64(seed ^ 0x7070696475)'s k-1th output mod k, in
+# allproc order), STAT, threads, command.
+ps_want() {
+	python3 - $SEED <<'PY'
+import sys
+M = (1 << 64) - 1
+s = int(sys.argv[1]) ^ 0x7070696475
+def nxt():
+    global s
+    s = (s + 0x9e3779b97f4a7c15) & M
+    z = s
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    return z ^ (z >> 31)
+procs = [(0, "inhibited", 2, "kernel"), (1, "inhibited", 1, "init"),
+         (11, "R", 2, "idle"), (12, "inhibited", 1, "intr"),
+         (722, "inhibited", 1, "csh"), (723, "R", 1, "sh"),
+         (724, "Z", 0, "sleep")]
+for k, (pid, stat, thr, comm) in enumerate(procs):
+    ppid = 0 if k < 2 else procs[nxt() % k][0]
+    print(pid, ppid, stat, thr, comm)
+PY
 }
 
 reg() {	# TID WORD -> the value (32-bit kernels: the low word, no seed)
@@ -246,6 +332,31 @@ for k in "cycle:a cycle" "unmapped:not readable in the dump" \
 	expect_exit "dumpcheck --kernel, damaged list ($kind): kernel.threads, exit 1" 1 \
 		"kernel.threads: .*$re" timeout 60 "$B/bin/dumpcheck" --kernel "$T/$kind.k" "$T/$kind.md"
 done
+
+# A kernel without DWARF (stripped of .debug_*): the walk as before, PPID
+# and STAT "-", and why, once; JSON nulls.
+$GEN -o "$T/dw.md" --kernel-out "$T/dw.k"
+objcopy --strip-debug "$T/dw.k" "$T/nodw.k"
+got=$("$B/bin/dumpinfo" --ps --kernel "$T/nodw.k" "$T/dw.md" 2>"$T/nodw.err" | awk 'NR > 1 { print $2 $3 }' | sort -u)
+[ "$got" = "--" ] && [ "$(wc -l <"$T/nodw.err")" = 1 ] &&
+	grep -q "^dumpinfo: PPID and STAT are -: $T/nodw.k: no DWARF" "$T/nodw.err" &&
+	ok "dumpinfo --ps, a kernel without DWARF: PPID and STAT -, and why, once" ||
+	no "dumpinfo --ps without DWARF" "columns '$got'; stderr: $(cat "$T/nodw.err")"
+got=$("$B/bin/dumpinfo" --ps --json --kernel "$T/nodw.k" "$T/dw.md" 2>/dev/null |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["processes"]), {(p["ppid"], p["stat"], p["p_state"]) for p in d["processes"]}, "no DWARF" in d["layout_note"])')
+[ "$got" = "7 {(None, None, None)} True" ] && ok "dumpinfo --ps --json without DWARF: ppid, stat null; the note" ||
+	no "dumpinfo --ps --json without DWARF" "$got"
+# A member the DWARF puts past its struct: not read (no wild read), said;
+# dumpcheck's kernel.dwarf-layout.  p_oppid still gives the PPIDs whose
+# parent is not proc0 (PID 0, which p_oppid cannot tell from none).
+$GEN -o "$T/dwd.md" --kernel-out "$T/dwd.k" --damage-threads dwarf
+got=$("$B/bin/dumpinfo" --ps --kernel "$T/dwd.k" "$T/dwd.md" 2>"$T/dwd.err" | awk 'NR > 1 { print $1, $2 }' | tr '\n' ' ')
+want=$(ps_want | awk '{ print $1, ($2 == 0 ? "-" : $2) }' | tr '\n' ' ')
+[ "$got" = "$want" ] && grep -q "struct proc member p_pptr at offset 0x1000 (8 bytes) lies outside the struct's 128 bytes" "$T/dwd.err" &&
+	ok "dumpinfo --ps, p_pptr past struct proc in the DWARF: not read, said; p_oppid's PPIDs" ||
+	no "dumpinfo --ps, damaged DWARF" "got '$got', want '$want'; $(cat "$T/dwd.err")"
+expect_exit "dumpcheck --kernel, p_pptr past struct proc: kernel.dwarf-layout (a warning), exit 0" 0 \
+	"kernel.dwarf-layout: .*p_pptr at offset 0x1000" "$B/bin/dumpcheck" --kernel "$T/dwd.k" "$T/dwd.md"
 
 # dumpcheck --kernel: the matching kernel, one of another build (seed:
 # another build-id), one of another layout; in a device image, whose

@@ -172,6 +172,7 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 	const char *k = o->check.kernel;
 	struct dk_ksym v = { "version", 0, 0 };
 	struct dk_kthreads kt;
+	enum dk_status kst;
 	struct dk_dump *d;
 	struct dk_err err;
 	char kv[256] = "", dv[256] = "", pk[256], pd[256];
@@ -220,7 +221,11 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 			    one_line(pd, hv), one_line(pk, kv));
 	}
 	/* The build-id: the note at its section's address. */
-	if (dk_kthreads_load(d, k, 0, &kt, &err) != DK_OK) {
+	kst = dk_kthreads_load(d, k, 0, &kt, &err);
+	if (kst == DK_OK && kt.layout.absurd)
+		kfinding(w, "kernel.dwarf-layout", DK_SEV_WARNING, &nerr,
+		    "%s", kt.layout_note);
+	if (kst != DK_OK) {
 		/* An older kernel, without the debugger offsets: no list. */
 		if (err.code != DK_EUNSUP)
 			kfinding(w, "kernel.threads", DK_SEV_ERROR, &nerr,

@@ -1240,6 +1240,16 @@ do_read(struct dk_dump *d, const struct opts *o)
 /* The tool; *finished if tool_option() ended it (--help, --version). */
 static const char *const kt_src[] = { "td_pcb", "dumppcb", "stoppcbs" };
 
+/* A signed value, or null where the walk could not read it. */
+static void
+json_i64_or_null(struct json *j, const char *key, int64_t v)
+{
+	if (v == DK_KT_UNKNOWN)
+		json_str(j, key, NULL);
+	else
+		json_i64(j, key, v);
+}
+
 /* --ps, --threads: the process list the kernel's symbols locate. */
 static int
 do_kthreads(struct dk_dump *d, const struct opts *o)
@@ -1253,6 +1263,11 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 		fprintf(stderr, "dumpinfo: %s\n", err.msg);
 		return TOOL_UNUSABLE;
 	}
+	/* Once: why a PPID or state column says "-". */
+	if (kt.layout_note[0] != '\0' && !o->gdb)
+		fprintf(stderr, "dumpinfo: %s %s -: %s\n", o->kt == OPT_PS ?
+		    "PPID and STAT" : "STATE", kt.have_layout ? "may be" :
+		    o->kt == OPT_PS ? "are" : "is", kt.layout_note);
 	if (o->gdb) {
 		/* gdb numbers the threads in note order: crashed first. */
 		for (size_t k = 0; k < kt.nthreads; k++) {
@@ -1267,10 +1282,16 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 		json_open(&j, stdout, 0);
 		json_str(&j, "panic", kt.panicstr ? kt.panic : NULL);
 		json_u64(&j, "dumptid", (uint64_t)kt.dumptid);
+		json_str(&j, "layout_note", kt.layout_note[0] != '\0' ?
+		    kt.layout_note : NULL);
 		json_begin(&j, o->kt == OPT_PS ? "processes" : "threads", 1);
 		for (size_t i = 0; o->kt == OPT_PS && i < kt.nprocs; i++) {
 			json_begin(&j, NULL, 0);
 			json_u64(&j, "pid", (uint64_t)kt.procs[i].pid);
+			json_i64_or_null(&j, "ppid", kt.procs[i].ppid);
+			json_str(&j, "stat", strcmp(dk_kproc_stat(&kt, i),
+			    "-") != 0 ? dk_kproc_stat(&kt, i) : NULL);
+			json_i64_or_null(&j, "p_state", kt.procs[i].state);
 			json_str(&j, "command", kt.procs[i].comm);
 			json_u64(&j, "threads", kt.procs[i].nthreads);
 			json_bool(&j, "zombie", kt.procs[i].zombie);
@@ -1286,6 +1307,9 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 			json_u64(&j, "pid", (uint64_t)t->pid);
 			json_str(&j, "command", t->comm);
 			json_str(&j, "name", t->name);
+			json_str(&j, "state", strcmp(dk_kthread_state(&kt, i),
+			    "-") != 0 ? dk_kthread_state(&kt, i) : NULL);
+			json_i64_or_null(&j, "td_state", t->state);
 			if (t->oncpu >= 0)
 				json_u64(&j, "oncpu", (uint64_t)t->oncpu);
 			else
@@ -1299,14 +1323,24 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 		json_end(&j, 1);
 		json_end(&j, 0);
 	} else if (o->kt == OPT_PS) {
-		printf("%6s %5s %s\n", "PID", "THR", "COMMAND");
-		for (size_t i = 0; i < kt.nprocs; i++)
-			printf("%6d %5zu %s%s\n", kt.procs[i].pid,
-			    kt.procs[i].nthreads, kt.procs[i].comm,
-			    kt.procs[i].zombie ? " <defunct>" : "");
+		printf("%6s %6s %-9s %5s %s\n", "PID", "PPID", "STAT", "THR",
+		    "COMMAND");
+		for (size_t i = 0; i < kt.nprocs; i++) {
+			char ppid[24] = "-";
+			const char *stat = dk_kproc_stat(&kt, i);
+
+			if (kt.procs[i].ppid != DK_KT_UNKNOWN)
+				snprintf(ppid, sizeof(ppid), "%jd",
+				    (intmax_t)kt.procs[i].ppid);
+			printf("%6d %6s %-9s %5zu %s%s\n", kt.procs[i].pid,
+			    ppid, stat, kt.procs[i].nthreads,
+			    kt.procs[i].comm, kt.procs[i].zombie ||
+			    strcmp(stat, "Z") == 0 ? " <defunct>" : "");
+		}
 	} else {
-		printf("%-7s %6s %3s %-8s %-18s %-18s %-18s %s\n", "TID", "PID",
-		    "CPU", "REGS", "PC", "SP", "PCB", "COMMAND/THREAD");
+		printf("%-7s %6s %3s %-9s %-8s %-18s %-18s %-18s %s\n", "TID",
+		    "PID", "CPU", "STATE", "REGS", "PC", "SP", "PCB",
+		    "COMMAND/THREAD");
 		for (size_t i = 0; i < kt.nthreads; i++) {
 			const struct dk_kthread *t = &kt.threads[i];
 			uint64_t pc = 0, sp = 0;
@@ -1324,10 +1358,10 @@ do_kthreads(struct dk_dump *d, const struct opts *o)
 					    strcmp(s->name, "sp") == 0)
 						sp = regs[s->reg];
 				}
-			printf("%-7d %6d %3s %-8s %#-18jx %#-18jx %#-18jx %s/%s%s\n",
-			    t->tid, t->pid, t->oncpu >= 0 ? (char[4]){
-			    (char)('0' + t->oncpu % 10), 0 } : "-",
-			    kt_src[t->src], (uintmax_t)pc, (uintmax_t)sp,
+			printf("%-7d %6d %3s %-9s %-8s %#-18jx %#-18jx %#-18jx "
+			    "%s/%s%s\n", t->tid, t->pid, t->oncpu >= 0 ?
+			    (char[4]){ (char)('0' + t->oncpu % 10), 0 } : "-",
+			    dk_kthread_state(&kt, i), kt_src[t->src], (uintmax_t)pc, (uintmax_t)sp,
 			    (uintmax_t)t->pcb, t->comm, t->name,
 			    t->crashed ? " (crashed)" : "");
 		}

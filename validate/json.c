@@ -126,6 +126,13 @@ json_u64(struct json *j, const char *key, uint64_t v)
 }
 
 void
+json_i64(struct json *j, const char *key, int64_t v)
+{
+	member(j, key);
+	fprintf(j->fp, "%" PRId64, v);
+}
+
+void
 json_bool(struct json *j, const char *key, int v)
 {
 	member(j, key);

@@ -29,6 +29,8 @@ void	json_end(struct json *, int array);
 void	json_str(struct json *, const char *key, const char *);
 void	json_strn(struct json *, const char *key, const char *, size_t);
 void	json_u64(struct json *, const char *key, uint64_t);
+/* A signed number. */
+void	json_i64(struct json *, const char *key, int64_t);
 void	json_bool(struct json *, const char *key, int);
 /* A number written as a "0x..." string: addresses exceed 2^53. */
 void	json_hex(struct json *, const char *key, uint64_t);
