@@ -28,6 +28,7 @@
  * the bytes depend on the batches, never on the threads.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,6 +472,7 @@ struct kw_part {
 	uint64_t		 ncand;		/* pages to store in it */
 	uint64_t		 off_bm1, off_bm2, off_desc, off_data;
 	uint64_t		 desc_pos, data_pos, size;
+	uint64_t		 wb_pos;	/* data before it: writeback started */
 	uint64_t		 off_erase;	/* 0 until written */
 	uint8_t			 dbuf[KD_WDESC_BUF];
 	size_t			 dlen;
@@ -750,7 +752,20 @@ batch_write(struct kw *w, struct kw_part *p, struct kw_batch *b,
 	if (outlen == 0)
 		return DK_OK;
 	p->data_pos += outlen;
-	return put(p->o, b->out, outlen, data0, err);
+	if ((st = put(p->o, b->out, outlen, data0, err)) != DK_OK)
+		return st;
+	/*
+	 * Start the writeback of the pages written since the last time,
+	 * without waiting for it: the disk writes while the threads
+	 * compress, not all at the fsync.  Only a hint: fsync reports what
+	 * fails.
+	 */
+	if (p->o->writeback && p->data_pos - p->wb_pos >= KD_WRITEBACK) {
+		(void)sync_file_range(p->o->fd, (off_t)p->wb_pos,
+		    (off_t)(p->data_pos - p->wb_pos), SYNC_FILE_RANGE_WRITE);
+		p->wb_pos = p->data_pos;
+	}
+	return DK_OK;
 }
 
 /* Fill batch b with the next pages of p from *pfn; 0 when none are left. */
@@ -1011,7 +1026,7 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 		p->off_desc = p->off_bm1 + 2 * g.bm_bytes;
 		p->off_data = p->off_desc + p->ncand * KD_DESC_SIZE;
 		p->desc_pos = p->dbuf_off = p->off_desc;
-		p->data_pos = p->off_data;
+		p->data_pos = p->wb_pos = p->off_data;
 		if (p->o->flat && (st = flat_begin(p->o, err)) != DK_OK)
 			break;
 		if ((st = write_head(s, &g, p, nout, status, err)) != DK_OK)

@@ -149,7 +149,7 @@ write_tmp(struct machine *m, uint8_t **buf, char *path)
 
 	strcpy(path, "/tmp/ckkdw.XXXXXX");
 	ck_assert_int_ge(fd = mkstemp(path), 0);
-	o = (struct dk_kd_out){ fd, path, 0 };
+	o = (struct dk_kd_out){ .fd = fd, .name = path };
 	ck_assert_msg(dk_kd_write(&m->s, &o, 1, &err) == DK_OK, "%s", err.msg);
 	close(fd);
 	ck_assert_ptr_nonnull(fp = fopen(path, "rb"));
@@ -389,7 +389,7 @@ START_TEST(fill_fails)
 		m.s.threads = nthreads[t];
 		strcpy(path, "/tmp/ckkdw.XXXXXX");
 		ck_assert_int_ge(fd = mkstemp(path), 0);
-		o = (struct dk_kd_out){ fd, path, 0 };
+		o = (struct dk_kd_out){ .fd = fd, .name = path };
 		ck_assert_int_eq(dk_kd_write(&m.s, &o, 1, &err), DK_ECORRUPT);
 		ck_assert_ptr_nonnull(strstr(err.msg, "page 700 damaged"));
 		ck_assert_uint_eq(err.offset, 700 * BS);
@@ -423,7 +423,7 @@ START_TEST(write_fails)
 		m.s.threads = nthreads[t];
 		strcpy(path, "/tmp/ckkdw.XXXXXX");
 		ck_assert_int_ge(fd = mkstemp(path), 0);
-		o = (struct dk_kd_out){ fd, path, 0 };
+		o = (struct dk_kd_out){ .fd = fd, .name = path };
 		ck_assert_int_eq(dk_kd_write(&m.s, &o, 1, &err), DK_ESYS);
 		ck_assert_int_eq(err.sys_errno, EFBIG);
 		ck_assert_ptr_nonnull(strstr(err.msg, path));
@@ -442,7 +442,8 @@ START_TEST(refused)
 {
 	static const uint64_t pfn[] = { 2 };
 	struct machine m;
-	struct dk_kd_out o[2] = { { -1, "x", 0 }, { -1, "y", 1 } };
+	struct dk_kd_out o[2] = { { .fd = -1, .name = "x" },
+	    { .fd = -1, .name = "y", .flat = 1 } };
 	struct dk_err err;
 
 	machine(&m, 16, pfn, 1);
@@ -467,7 +468,7 @@ START_TEST(refused)
 
 		strcpy(path, "/tmp/ckkdw.XXXXXX");
 		ck_assert_int_ge(fd = mkstemp(path), 0);
-		o[0] = (struct dk_kd_out){ fd, path, 0 };
+		o[0] = (struct dk_kd_out){ .fd = fd, .name = path };
 		ck_assert_int_eq(dk_kd_write(&m.s, o, 1, &err), DK_EINVAL);
 		ck_assert_ptr_nonnull(strstr(err.msg, "max_mapnr"));
 		ck_assert_int_eq(lseek(fd, 0, SEEK_END), 0);
