@@ -14,6 +14,13 @@
 #   dumpconv --to kdump --compress zlib:1 with 1 and 2 threads;
 #   dumpconv --compress zstd:3 with 1 and 2 threads next to
 #   zstd -3 -T1 of the raw pages (the ELF, whole-stream: the floor).
+# The 1- and 2-thread runs alternate, $BENCH_REPEAT of each but at least
+# 5, so that the machine's load weighs on both alike; each row gives the
+# best and median wall time and the median CPU time (user + system,
+# bench/maxrss -u), and a row the 2-thread speedup: median 1-thread time
+# over median 2-thread time, and the same of the CPU times (what the
+# second thread costs in work: 1.00 is none), with the load average
+# before and after.  BENCH_KDUMP_READ=0 leaves out the reading rows.
 # Reading (the issue's row): dumpcheck --checksum of makedumpfile's own
 # kdump-zlib file of that input (every page read, decompressed and
 # hashed) next to makedumpfile -E of the same file; makedumpfile 1.7.2
@@ -95,24 +102,66 @@ best_med mdf sh -c "$MDF" sh -c -d 1 "$raw" "$dir/out"
 m_best=$best; m_size=$size
 mv "$dir/out" "$dir/mdf.kdump"		# the kdump-zlib file the reads read
 row "makedumpfile -c -d 1 (baseline)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+# threads CODEC: dumpconv --to kdump --compress CODEC with --threads 1
+# and 2, alternating, $TREPEAT runs of each; sets, for T in 1 2, bT,
+# mT (best, median wall s), cT (median CPU s), rT (KiB of the best run)
+# and sT (output bytes), and l0, l1 (the load average before, after).
+TREPEAT=$REPEAT
+[ "$TREPEAT" -ge 5 ] || TREPEAT=5
+med_of() {
+	sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+threads() {
+	: > "$dir/t1"; : > "$dir/t2"
+	l0=$(cut -d' ' -f1 /proc/loadavg)
+	i=0
+	while [ $i -lt "$TREPEAT" ]; do
+		for t in 1 2; do
+			rm -f "$dir/out"
+			"$MAXRSS" -u "$DUMPCONV" -q --to kdump --compress "$1" \
+			    --threads $t "$raw" -o "$dir/out" >> "$dir/t$t" \
+			    2>/dev/null || {
+				echo "bench: dumpconv $1 --threads $t failed" >&2
+				return 1; }
+			eval "s$t=$(stat -c %s "$dir/out")"
+		done
+		i=$((i + 1))
+	done
+	l1=$(cut -d' ' -f1 /proc/loadavg)
+	for t in 1 2; do
+		eval "b$t=$(sort -n "$dir/t$t" | head -n 1 | cut -d' ' -f1)"
+		eval "r$t=$(sort -n "$dir/t$t" | head -n 1 | cut -d' ' -f2)"
+		eval "m$t=$(cut -d' ' -f1 "$dir/t$t" | med_of)"
+		eval "c$t=$(cut -d' ' -f3 "$dir/t$t" | med_of)"
+	done
+}
+# speedup CODEC: the 2-thread row.
+speedup() {
+	row "dumpconv $1 speedup, 2 threads" "$(ratio "$m1" "$m2")x" \
+	    "median 1-thread/2-thread time, $TREPEAT alternating runs each; CPU $(ratio "$c2" "$c1")x of 1 thread's; load average $l0 before, $l1 after"
+}
+threads zlib:1
 for t in 1 2; do
-	best_med dumpconv "$DUMPCONV" -q --to kdump --compress zlib:1 \
-	    --threads $t "$raw" -o "$dir/out"
-	eval "z$t=$best"
+	eval "best=\$b$t med=\$m$t cpu=\$c$t rss=\$r$t size=\$s$t"
 	row "dumpconv --to kdump zlib:1 --threads $t" "${best} s" \
-	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; makedumpfile/dumpconv $(ratio "$m_best" "$best"), size $(ratio "$size" "$m_size")"
+	    "[${med} s, CPU ${cpu} s] ${rss} KiB, $(mib "$size") MiB; makedumpfile/dumpconv $(ratio "$m_best" "$best"), size $(ratio "$size" "$m_size")"
 done
-row "dumpconv zlib speedup, 2 threads" "" "$(ratio "$z1" "$z2")x; $(load)"
+speedup zlib:1
 best_med zstd sh -c 'zstd -q -3 -T1 -c "$1" > "$2" && sync "$2"' sh \
     "$ELF" "$dir/out"
 s_best=$best; s_size=$size
 row "zstd -3 -T1 of the raw pages (floor)" "${best} s" "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+threads zstd:3
 for t in 1 2; do
-	best_med dumpconv-zstd "$DUMPCONV" -q --to kdump --compress zstd:3 \
-	    --threads $t "$raw" -o "$dir/out"
+	eval "best=\$b$t med=\$m$t cpu=\$c$t rss=\$r$t size=\$s$t"
 	row "dumpconv --to kdump zstd:3 --threads $t" "${best} s" \
-	    "[${med} s] ${rss} KiB, $(mib "$size") MiB; dumpconv/zstd $(ratio "$best" "$s_best"), size $(ratio "$size" "$s_size")"
+	    "[${med} s, CPU ${cpu} s] ${rss} KiB, $(mib "$size") MiB; dumpconv/zstd $(ratio "$best" "$s_best"), size $(ratio "$size" "$s_size")"
 done
+speedup zstd:3
+if [ "${BENCH_KDUMP_READ:-1}" = 0 ]; then
+	echo "end of bench/kdump.sh (reading rows left out): $(load)"
+	exit 0
+fi
 
 # --- reading makedumpfile's kdump-zlib file -------------------------------
 kd=$dir/mdf.kdump

@@ -962,6 +962,7 @@ to_kdump(struct dk_dump *d, const struct opts *o)
 		if ((st = out_open(&files[i], names[i], o->force, &err)) ==
 		    DK_OK) {
 			outs[i].fd = files[i].fd;
+			outs[i].writeback = dk_out_syncs();
 			nf++;
 		}
 	}

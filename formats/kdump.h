@@ -151,6 +151,7 @@ extern const struct dk_layout dk_kd_hdr64, dk_kd_hdr32, dk_kd_sub64,
 #define	KD_WBATCH_BYTES	(1u << 20)	/* page bytes a thread takes at once */
 #define	KD_WBATCH_MAX	256u		/* pages of a batch */
 #define	KD_WDESC_BUF	(2730 * KD_DESC_SIZE)	/* descriptors per write */
+#define	KD_WRITEBACK	(8u << 20)	/* page bytes between writebacks */
 
 /* The codec's name ("zlib"; "none" for 0), or NULL if not one. */
 const char	*dk_kd_codec_name(unsigned codec);
@@ -237,6 +238,12 @@ struct dk_kd_out {
 	int		 fd;
 	const char	*name;
 	int		 flat;
+	/*
+	 * A regular file to be fsynced: its pages' writeback is started
+	 * every KD_WRITEBACK bytes (sync_file_range), so that the fsync at
+	 * the end has little left to wait for.
+	 */
+	int		 writeback;
 };
 
 /*

@@ -19,13 +19,16 @@
  * with dk_layout_encode, so the writer writes any version, byte order
  * and writer ABI the reader reads; dumpconv asks for version 6, LP64.
  *
- * Threads: the pages are cut into batches of KD_WBATCH_BYTES; the
- * calling thread reads a batch from the source (fill), the workers
- * compress batches, the calling thread writes them in order.  At most
- * 2 batches per thread are in memory (2 MiB each, with their output),
- * and the bytes depend on the batches, never on the threads.
+ * Threads: the pages are cut into batches of KD_WBATCH_BYTES; each of
+ * s->threads threads, the calling thread one of them, reads the next
+ * batch from the source (fill: one thread at a time, in order),
+ * compresses it, and writes the next batch in order when it is done and
+ * no other thread writes (kw_run).  At most 2 batches per thread are in
+ * memory (2 MiB each, with their output; 1 batch with one thread), and
+ * the bytes depend on the batches, never on the threads.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +116,8 @@ dk_kd_codec_parse(const char *s, unsigned *codec, int *level, char *why,
 	return -1;
 }
 
+struct kw;
+
 /* One thread's compressor state. */
 struct kw_codec {
 	unsigned	 codec;
@@ -123,6 +128,7 @@ struct kw_codec {
 	ZSTD_CCtx	*zc;
 	uint8_t		*tmp;		/* room for any codec's worst case */
 	size_t		 tmpcap;
+	struct kw	*w;		/* the writer whose thread this is */
 };
 
 static enum dk_status
@@ -333,7 +339,12 @@ flat_end(const struct dk_kd_out *o, struct dk_err *err)
 /* ---------------------------------------------------------------------- */
 /* Batches and threads.                                                    */
 
-enum { B_FREE, B_FILLED, B_BUSY, B_DONE };
+/*
+ * A batch slot's life: FREE, then read (by the one thread reading),
+ * compressed by that thread (BUSY), DONE, written in order (by whichever
+ * thread finds it next to write), FREE.
+ */
+enum { B_FREE, B_BUSY, B_DONE };
 
 /* What became of a page of a batch. */
 enum { P_MISSING, P_ZERO, P_STORED };
@@ -351,6 +362,8 @@ struct kw_batch {
 	size_t		 outlen;
 };
 
+struct kw_part;
+
 struct kw {
 	struct dk_kd_wspec	*s;
 	size_t			 per;		/* pages per batch */
@@ -358,11 +371,20 @@ struct kw {
 	size_t			 nb;
 	struct kw_codec		*cc;		/* one per thread */
 	pthread_t		*tid;
-	unsigned		 nthr;		/* workers started */
-	pthread_mutex_t		 mu;
-	pthread_cond_t		 work, done;
-	int			 quit;
 	struct dk_bitmap	 bm2;		/* bitmap 2 as written */
+	/*
+	 * The part being written (write_pages), under mu: the source is
+	 * read by one thread at a time (reading), in order (pfn, seq_fill),
+	 * and the batches written by one at a time (writing), in order
+	 * (seq_write); the first failure (st, werr) stops every thread.
+	 */
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	struct kw_part		*p;
+	uint64_t		 pfn, seq_fill, seq_write, written;
+	int			 eof, reading, writing;
+	enum dk_status		 st;
+	struct dk_err		 werr;
 };
 
 static void
@@ -387,57 +409,9 @@ batch_compress(struct kw *w, struct kw_codec *c, struct kw_batch *b)
 	}
 }
 
-static void *
-worker(void *arg)
-{
-	struct kw *w = ((void **)arg)[0];
-	struct kw_codec *c = ((void **)arg)[1];
-
-	free(arg);
-	pthread_mutex_lock(&w->mu);
-	for (;;) {
-		struct kw_batch *b = NULL;
-
-		while (!w->quit) {
-			for (size_t i = 0; i < w->nb; i++)
-				if (w->b[i].state == B_FILLED && (b == NULL ||
-				    w->b[i].seq < b->seq))
-					b = &w->b[i];
-			if (b != NULL)
-				break;
-			pthread_cond_wait(&w->work, &w->mu);
-		}
-		if (w->quit)
-			break;
-		b->state = B_BUSY;
-		pthread_mutex_unlock(&w->mu);
-		batch_compress(w, c, b);
-		pthread_mutex_lock(&w->mu);
-		b->state = B_DONE;
-		pthread_cond_broadcast(&w->done);
-	}
-	pthread_mutex_unlock(&w->mu);
-	return NULL;
-}
-
-static void
-kw_stop(struct kw *w)
-{
-	if (w->nthr > 0) {
-		pthread_mutex_lock(&w->mu);
-		w->quit = 1;
-		pthread_cond_broadcast(&w->work);
-		pthread_mutex_unlock(&w->mu);
-		for (unsigned i = 0; i < w->nthr; i++)
-			pthread_join(w->tid[i], NULL);
-		w->nthr = 0;
-	}
-}
-
 static void
 kw_free(struct kw *w)
 {
-	kw_stop(w);
 	for (size_t i = 0; w->b != NULL && i < w->nb; i++) {
 		free(w->b[i].in);
 		free(w->b[i].out);
@@ -449,8 +423,7 @@ kw_free(struct kw *w)
 	free(w->tid);
 	dk_bitmap_free(&w->bm2);
 	pthread_mutex_destroy(&w->mu);
-	pthread_cond_destroy(&w->work);
-	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->cv);
 }
 
 static enum dk_status
@@ -462,8 +435,7 @@ kw_init(struct kw *w, struct dk_kd_wspec *s, struct dk_err *err)
 	memset(w, 0, sizeof(*w));
 	w->s = s;
 	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->work, NULL);
-	pthread_cond_init(&w->done, NULL);
+	pthread_cond_init(&w->cv, NULL);
 	if ((st = dk_bitmap_init(&w->bm2, s->max_mapnr, err)) != DK_OK)
 		return st;
 	w->per = KD_WBATCH_BYTES / s->block;
@@ -488,21 +460,6 @@ kw_init(struct kw *w, struct dk_kd_wspec *s, struct dk_err *err)
 		if ((st = codec_init(&w->cc[i], s->codec, s->level, s->block,
 		    err)) != DK_OK)
 			return st;
-	for (unsigned i = 0; nt > 1 && i < nt; i++) {
-		void **arg = malloc(2 * sizeof(*arg));
-
-		if (arg == NULL)
-			return dk_err_set(err, DK_ENOMEM, "kdump writer: out "
-			    "of memory");
-		arg[0] = w;
-		arg[1] = &w->cc[i];
-		if (pthread_create(&w->tid[i], NULL, worker, arg) != 0) {
-			free(arg);
-			return dk_err_set(err, DK_ESYS, "kdump writer: "
-			    "pthread_create failed");
-		}
-		w->nthr++;
-	}
 	return DK_OK;
 }
 
@@ -515,6 +472,7 @@ struct kw_part {
 	uint64_t		 ncand;		/* pages to store in it */
 	uint64_t		 off_bm1, off_bm2, off_desc, off_data;
 	uint64_t		 desc_pos, data_pos, size;
+	uint64_t		 wb_pos;	/* data before it: writeback started */
 	uint64_t		 off_erase;	/* 0 until written */
 	uint8_t			 dbuf[KD_WDESC_BUF];
 	size_t			 dlen;
@@ -794,7 +752,20 @@ batch_write(struct kw *w, struct kw_part *p, struct kw_batch *b,
 	if (outlen == 0)
 		return DK_OK;
 	p->data_pos += outlen;
-	return put(p->o, b->out, outlen, data0, err);
+	if ((st = put(p->o, b->out, outlen, data0, err)) != DK_OK)
+		return st;
+	/*
+	 * Start the writeback of the pages written since the last time,
+	 * without waiting for it: the disk writes while the threads
+	 * compress, not all at the fsync.  Only a hint: fsync reports what
+	 * fails.
+	 */
+	if (p->o->writeback && p->data_pos - p->wb_pos >= KD_WRITEBACK) {
+		(void)sync_file_range(p->o->fd, (off_t)p->wb_pos,
+		    (off_t)(p->data_pos - p->wb_pos), SYNC_FILE_RANGE_WRITE);
+		p->wb_pos = p->data_pos;
+	}
+	return DK_OK;
 }
 
 /* Fill batch b with the next pages of p from *pfn; 0 when none are left. */
@@ -826,14 +797,101 @@ batch_fill(struct kw *w, struct kw_part *p, uint64_t *pfn, struct kw_batch *b,
 	return DK_OK;
 }
 
-/* The pages of part p, through the batches. */
+/* The first failure, under w->mu: every thread stops. */
+static void
+kw_fail(struct kw *w, enum dk_status st, const struct dk_err *err)
+{
+	if (w->st == DK_OK) {
+		w->st = st;
+		w->werr = *err;
+	}
+	pthread_cond_broadcast(&w->cv);
+}
+
+/*
+ * One thread's part in writing w->p, each of s->threads the same, the
+ * calling thread one of them.  A thread writes the next batch in order
+ * if it is done and no other thread writes; else it reads the next one
+ * if no other thread reads and a slot is free, and compresses it
+ * itself; else it waits.  No thread only hands batches over: on 2 CPUs,
+ * 2 threads keep both busy, the serial parts (reading the source,
+ * writing) each overlapping the other's compression.
+ */
+static void
+kw_run(struct kw *w, struct kw_codec *c)
+{
+	struct dk_err err;
+	enum dk_status st;
+
+	dk_err_clear(&err);
+	pthread_mutex_lock(&w->mu);
+	while (w->st == DK_OK) {
+		struct kw_batch *b = &w->b[w->seq_write % w->nb];
+
+		if (!w->writing && w->seq_write < w->seq_fill &&
+		    b->state == B_DONE) {
+			w->writing = 1;
+			pthread_mutex_unlock(&w->mu);
+			st = batch_write(w, w->p, b, &w->written, &err);
+			pthread_mutex_lock(&w->mu);
+			w->writing = 0;
+			b->state = B_FREE;
+			w->seq_write++;
+			if (st != DK_OK)
+				kw_fail(w, st, &err);
+			else
+				pthread_cond_broadcast(&w->cv);
+			continue;
+		}
+		if (!w->eof && !w->reading && w->seq_fill - w->seq_write <
+		    w->nb) {
+			b = &w->b[w->seq_fill % w->nb];
+			w->reading = 1;
+			pthread_mutex_unlock(&w->mu);
+			st = batch_fill(w, w->p, &w->pfn, b, &err);
+			pthread_mutex_lock(&w->mu);
+			w->reading = 0;
+			if (st != DK_OK) {
+				kw_fail(w, st, &err);
+				continue;
+			}
+			pthread_cond_broadcast(&w->cv);
+			if (b->n == 0) {
+				w->eof = 1;
+				continue;
+			}
+			b->seq = w->seq_fill++;
+			b->state = B_BUSY;
+			pthread_mutex_unlock(&w->mu);
+			batch_compress(w, c, b);
+			pthread_mutex_lock(&w->mu);
+			b->state = B_DONE;
+			pthread_cond_broadcast(&w->cv);
+			continue;
+		}
+		if (w->eof && !w->reading && w->seq_write == w->seq_fill)
+			break;
+		pthread_cond_wait(&w->cv, &w->mu);
+	}
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void *
+kw_thread(void *arg)
+{
+	struct kw_codec *c = arg;
+
+	kw_run(c->w, c);
+	return NULL;
+}
+
+/* The pages of part p, through the batches, by s->threads threads. */
 static enum dk_status
 write_pages(struct kw *w, struct kw_part *p, struct dk_err *err)
 {
 	struct dk_kd_wspec *s = w->s;
-	uint64_t pfn = p->start, seq_fill = 0, seq_write = 0, written = 0;
 	enum dk_status st = DK_OK;
-	int eof = 0;
+	unsigned started = 0;
 
 	if (s->keep_zero) {
 		uint8_t *z = calloc(1, s->block);
@@ -847,45 +905,36 @@ write_pages(struct kw *w, struct kw_part *p, struct dk_err *err)
 		if (st != DK_OK)
 			return st;
 	}
-	while (st == DK_OK) {
-		struct kw_batch *b;
+	w->p = p;
+	w->pfn = p->start;
+	w->seq_fill = w->seq_write = w->written = 0;
+	w->eof = w->reading = w->writing = 0;
+	w->st = DK_OK;
+	for (size_t i = 0; i < w->nb; i++)
+		w->b[i].state = B_FREE;
+	for (unsigned i = 1; i < s->threads; i++) {
+		w->cc[i].w = w;
+		if (pthread_create(&w->tid[i], NULL, kw_thread, &w->cc[i]) !=
+		    0) {
+			struct dk_err e;
 
-		/* Read ahead into every free batch. */
-		while (!eof && seq_fill - seq_write < w->nb) {
-			b = &w->b[seq_fill % w->nb];
-			if ((st = batch_fill(w, p, &pfn, b, err)) != DK_OK)
-				return st;
-			if (b->n == 0) {
-				eof = 1;
-				break;
-			}
-			b->seq = seq_fill++;
-			if (w->nthr == 0) {
-				batch_compress(w, &w->cc[0], b);
-				b->state = B_DONE;
-			} else {
-				pthread_mutex_lock(&w->mu);
-				b->state = B_FILLED;
-				pthread_cond_signal(&w->work);
-				pthread_mutex_unlock(&w->mu);
-			}
-		}
-		if (seq_write == seq_fill)
-			break;
-		b = &w->b[seq_write % w->nb];
-		if (w->nthr > 0) {
+			dk_err_set(&e, DK_ESYS, "kdump writer: "
+			    "pthread_create failed");
 			pthread_mutex_lock(&w->mu);
-			while (b->state != B_DONE)
-				pthread_cond_wait(&w->done, &w->mu);
+			kw_fail(w, DK_ESYS, &e);
 			pthread_mutex_unlock(&w->mu);
+			break;
 		}
-		st = batch_write(w, p, b, &written, err);
-		b->state = B_FREE;
-		seq_write++;
+		started++;
 	}
-	if (st == DK_OK)
-		st = desc_flush(p, err);
-	return st;
+	kw_run(w, &w->cc[0]);
+	for (unsigned i = 1; i <= started; i++)
+		pthread_join(w->tid[i], NULL);
+	if (w->st != DK_OK) {
+		*err = w->werr;
+		return w->st;
+	}
+	return desc_flush(p, err);
 }
 
 /* The first PFN of the r-th page to store (r < the count), by rank. */
@@ -977,7 +1026,7 @@ dk_kd_write(struct dk_kd_wspec *s, const struct dk_kd_out *outs, size_t nout,
 		p->off_desc = p->off_bm1 + 2 * g.bm_bytes;
 		p->off_data = p->off_desc + p->ncand * KD_DESC_SIZE;
 		p->desc_pos = p->dbuf_off = p->off_desc;
-		p->data_pos = p->off_data;
+		p->data_pos = p->wb_pos = p->off_data;
 		if (p->o->flat && (st = flat_begin(p->o, err)) != DK_OK)
 			break;
 		if ((st = write_head(s, &g, p, nout, status, err)) != DK_OK)

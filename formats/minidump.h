@@ -140,6 +140,8 @@ enum dk_status	dk_out_open(struct dk_out *, const char *path, int force,
  * renamed); dk_out_commit then does not sync again.
  */
 enum dk_status	dk_out_sync(struct dk_out *, struct dk_err *);
+/* Whether dk_out_sync and dk_out_commit fsync (not DUMPKIT_NO_FSYNC=1). */
+int		dk_out_syncs(void);
 /* fsync the temporary file and rename it to its final name. */
 enum dk_status	dk_out_commit(struct dk_out *, struct dk_err *);
 /* Remove the temporary file; nothing is left at the target. */

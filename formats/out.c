@@ -78,13 +78,19 @@ dk_out_open(struct dk_out *o, const char *path, int force, struct dk_err *err)
 	return DK_OK;
 }
 
+int
+dk_out_syncs(void)
+{
+	const char *nosync = getenv("DUMPKIT_NO_FSYNC");
+
+	return nosync == NULL || strcmp(nosync, "1") != 0;
+}
+
 /* 0, or -1 with errno: fsync unless done or DUMPKIT_NO_FSYNC=1. */
 static int
 out_fsync(struct dk_out *o)
 {
-	const char *nosync = getenv("DUMPKIT_NO_FSYNC");
-
-	if (o->synced || (nosync != NULL && strcmp(nosync, "1") == 0))
+	if (o->synced || !dk_out_syncs())
 		return 0;
 	if (fsync(o->fd) != 0)
 		return -1;

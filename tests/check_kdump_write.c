@@ -13,16 +13,25 @@
  *    writes 1 with a shared zero page, -d 0 stores each).
  *  - "i386": the same machine as a big-endian 32-bit writer's file with
  *    the packed sub header: block_size at 416, max_mapnr_64 at 72.
- *  - "threads": a 4 MiB machine in zlib, zstd and lzo written with 1, 2
- *    and 3 threads: the same bytes; every page read back by dumpkit.
+ *  - "threads": a 4 MiB machine in zlib, zstd and lzo written with 1, 2,
+ *    3, 4 and 8 threads: the same bytes; every page read back by dumpkit;
+ *    so too with the shared zero page and an incomplete dump (stop_after).
+ *  - "fill_fails", "write_fails": a page the source cannot read (the
+ *    fill's DK_ECORRUPT at PFN 700 of 1024), and a write past the file
+ *    size limit (RLIMIT_FSIZE 1 MiB: EFBIG, in whichever thread writes
+ *    that batch), with 1 to 8 threads: that error, its message and
+ *    offset, returned by dk_kd_write, never a hang.
  *  - "refused": a version past 6, a block size not a power of two, a
  *    split set of version 1, a flattened split set, a max_mapnr a
  *    version 5 header cannot hold: DK_EINVAL, nothing written.
  */
 #include <check.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "dumpkit.h"
@@ -140,7 +149,7 @@ write_tmp(struct machine *m, uint8_t **buf, char *path)
 
 	strcpy(path, "/tmp/ckkdw.XXXXXX");
 	ck_assert_int_ge(fd = mkstemp(path), 0);
-	o = (struct dk_kd_out){ fd, path, 0 };
+	o = (struct dk_kd_out){ .fd = fd, .name = path };
 	ck_assert_msg(dk_kd_write(&m->s, &o, 1, &err) == DK_OK, "%s", err.msg);
 	close(fd);
 	ck_assert_ptr_nonnull(fp = fopen(path, "rb"));
@@ -264,6 +273,9 @@ START_TEST(i386_be)
 }
 END_TEST
 
+/* The thread counts every output is compared across. */
+static const unsigned nthreads[] = { 2, 3, 4, 8 };
+
 START_TEST(threads)
 {
 	static const unsigned codecs[] = { KD_DH_ZLIB, KD_DH_ZSTD, KD_DH_LZO };
@@ -297,8 +309,49 @@ START_TEST(threads)
 		}
 		dk_close(d);
 		unlink(path);
-		for (unsigned t = 2; t <= 3; t++) {
-			m.s.threads = t;
+		for (size_t t = 0; t < DK_ARRAY_LEN(nthreads); t++) {
+			m.s.threads = nthreads[t];
+			nn = write_tmp(&m, &bn, path);
+			unlink(path);
+			ck_assert_uint_eq(nn, n1);
+			ck_assert_msg(memcmp(b1, bn, n1) == 0, "%s, %u threads: "
+			    "other bytes than 1 thread's", dk_kd_codec_name(
+			    m.s.codec), nthreads[t]);
+			free(bn);
+		}
+		free(b1);
+	}
+	/*
+	 * The shared zero page (descriptors at the first data page) and an
+	 * incomplete dump (the first 300 pages only): the batches' order
+	 * decides both, not the threads'.
+	 */
+	m.s.codec = KD_DH_ZLIB;
+	for (int v = 0; v < 2; v++) {
+		uint8_t *b1, *bn;
+		size_t n1, nn;
+
+		m.s.keep_zero = v == 0;
+		m.s.stop_after = v == 0 ? UINT64_MAX : 300;
+		m.s.threads = 1;
+		n1 = write_tmp(&m, &b1, path);
+		unlink(path);
+		/*
+		 * Descriptors at block 4 (header, sub header, two bitmaps of
+		 * a block each), 24 bytes each, the data after 1024 of them:
+		 * PFN 1's at the shared zero page, the first of the data;
+		 * incomplete, 300 descriptors and the 301st a hole.
+		 */
+		if (v == 0) {
+			ck_assert_uint_eq(le(b1 + 4 * BS + 24, 8),
+			    4 * BS + 1024 * 24);
+			ck_assert_uint_eq(le(b1 + 4 * BS + 24 + 8, 4), BS);
+		} else {
+			ck_assert_uint_ne(le(b1 + 4 * BS + 299 * 24, 8), 0);
+			ck_assert_uint_eq(le(b1 + 4 * BS + 300 * 24, 8), 0);
+		}
+		for (size_t t = 0; t < DK_ARRAY_LEN(nthreads); t++) {
+			m.s.threads = nthreads[t];
 			nn = write_tmp(&m, &bn, path);
 			unlink(path);
 			ck_assert_uint_eq(nn, n1);
@@ -311,11 +364,86 @@ START_TEST(threads)
 }
 END_TEST
 
+/* fill_page, but PFN 700 cannot be read. */
+static enum dk_status
+fill_bad(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
+{
+	if (pfn == 700)
+		return dk_err_at(err, DK_ECORRUPT, "src", pfn * BS,
+		    "page 700 damaged");
+	return fill_page(arg, pfn, page, err);
+}
+
+START_TEST(fill_fails)
+{
+	struct machine m;
+	struct dk_kd_out o;
+	struct dk_err err;
+	char path[64];
+	int fd;
+
+	machine(&m, 1024, NULL, 0);
+	m.s.codec = KD_DH_ZLIB;
+	m.s.fill = fill_bad;
+	for (size_t t = 0; t < DK_ARRAY_LEN(nthreads); t++) {
+		m.s.threads = nthreads[t];
+		strcpy(path, "/tmp/ckkdw.XXXXXX");
+		ck_assert_int_ge(fd = mkstemp(path), 0);
+		o = (struct dk_kd_out){ .fd = fd, .name = path };
+		ck_assert_int_eq(dk_kd_write(&m.s, &o, 1, &err), DK_ECORRUPT);
+		ck_assert_ptr_nonnull(strstr(err.msg, "page 700 damaged"));
+		ck_assert_uint_eq(err.offset, 700 * BS);
+		close(fd);
+		unlink(path);
+	}
+	machine_free(&m);
+}
+END_TEST
+
+/*
+ * A write that fails mid-way: the file size limit at 1 MiB (SIGXFSZ
+ * ignored: pwrite fails with EFBIG), under a 4 MiB machine of
+ * incompressible pages (codec none): the headers and bitmaps fit, the
+ * pages do not.  Check runs each test in a process of its own.
+ */
+START_TEST(write_fails)
+{
+	struct rlimit rl = { 1u << 20, 1u << 20 };
+	struct machine m;
+	struct dk_kd_out o;
+	struct dk_err err;
+	char path[64];
+	int fd;
+
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	machine(&m, 1024, NULL, 0);
+	m.s.codec = 0;
+	for (size_t t = 0; t < DK_ARRAY_LEN(nthreads); t++) {
+		m.s.threads = nthreads[t];
+		strcpy(path, "/tmp/ckkdw.XXXXXX");
+		ck_assert_int_ge(fd = mkstemp(path), 0);
+		o = (struct dk_kd_out){ .fd = fd, .name = path };
+		ck_assert_int_eq(dk_kd_write(&m.s, &o, 1, &err), DK_ESYS);
+		ck_assert_int_eq(err.sys_errno, EFBIG);
+		ck_assert_ptr_nonnull(strstr(err.msg, path));
+		ck_assert_ptr_nonnull(strstr(err.msg, "write"));
+		/* Where it failed: at or past the limit, not before. */
+		ck_assert_uint_ge(err.offset + BS, 1u << 20);
+		ck_assert_uint_le(lseek(fd, 0, SEEK_END), 1u << 20);
+		close(fd);
+		unlink(path);
+	}
+	machine_free(&m);
+}
+END_TEST
+
 START_TEST(refused)
 {
 	static const uint64_t pfn[] = { 2 };
 	struct machine m;
-	struct dk_kd_out o[2] = { { -1, "x", 0 }, { -1, "y", 1 } };
+	struct dk_kd_out o[2] = { { .fd = -1, .name = "x" },
+	    { .fd = -1, .name = "y", .flat = 1 } };
 	struct dk_err err;
 
 	machine(&m, 16, pfn, 1);
@@ -340,7 +468,7 @@ START_TEST(refused)
 
 		strcpy(path, "/tmp/ckkdw.XXXXXX");
 		ck_assert_int_ge(fd = mkstemp(path), 0);
-		o[0] = (struct dk_kd_out){ fd, path, 0 };
+		o[0] = (struct dk_kd_out){ .fd = fd, .name = path };
 		ck_assert_int_eq(dk_kd_write(&m.s, o, 1, &err), DK_EINVAL);
 		ck_assert_ptr_nonnull(strstr(err.msg, "max_mapnr"));
 		ck_assert_int_eq(lseek(fd, 0, SEEK_END), 0);
@@ -360,6 +488,8 @@ kdump_write_suite(void)
 	tcase_add_test(tc, bytes);
 	tcase_add_test(tc, i386_be);
 	tcase_add_test(tc, threads);
+	tcase_add_test(tc, fill_fails);
+	tcase_add_test(tc, write_fails);
 	tcase_add_test(tc, refused);
 	suite_add_tcase(s, tc);
 	return s;
