@@ -794,7 +794,8 @@ START_TEST(test_log_damaged)
 	lockless_damaged(head_far, NULL, DK_ECORRUPT, "tail_id 0x5 and "
 	    "head_id 0x69, 101 records apart: more than its 16 descriptors");
 	lockless_damaged(short_block, NULL, DK_ECORRUPT, "record 0x5: its "
-	    "text block ends");
+	    "text block [0, 0x4) (descriptor index 5) is not aligned to a "
+	    "long (a text ring of 1024 bytes)");
 	lockless_damaged(descs_away, NULL, DK_ENOTMAPPED, "a descriptor "
 	    "(prb_desc) at 0x1078: virtual address 0x1000: not mapped");
 	lockless_damaged(NULL, "SIZE(printk_info)=5000\n", DK_ELIMIT,
