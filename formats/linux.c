@@ -355,6 +355,7 @@ struct lx_log {
 	void		(*bad)(void *, const struct dk_linux_logbad *);
 	void		*barg;
 	uint64_t	 nbad;
+	int		 fatal;		/* the walk stopped at one of them */
 	char		 first[400];
 	char		 last[400];
 };
@@ -404,6 +405,7 @@ lx_bad(struct lx_log *lg, const char *code, uint64_t va, const char *fmt,
 static enum dk_status
 lx_fatal(struct lx_log *lg, struct dk_err *err)
 {
+	lg->fatal = 1;
 	if (lg->nbad > 1)
 		return dk_err_set(err, DK_ECORRUPT, "%s: %s (and %ju damaged "
 		    "places before it, the first: %s)", lg->d->src.name,
@@ -429,8 +431,13 @@ lx_read(struct lx_log *lg, struct lx_page *p, uint64_t va, void *buf,
 			p->va = LX_NOKEY;
 			if ((st = dk_read_va(lg->d, pva, p->buf, (size_t)psz,
 			    err)) != DK_OK) {
-				/* What cannot be translated is not damage. */
-				if (st == DK_EUNSUP || st == DK_ENOMEM)
+				/*
+				 * What is not translated, or not in the
+				 * dump (a cut file, a dump of part of
+				 * memory), is not damage of the log.
+				 */
+				if (st == DK_EUNSUP || st == DK_ENOMEM ||
+				    st == DK_ENOTDUMPED)
 					return dk_err_prefix(err, "%s: the "
 					    "kernel log: %s at %#jx",
 					    lg->d->src.name, what,
@@ -1175,13 +1182,13 @@ lx_plain(struct lx_log *lg, struct dk_err *err)
 static enum dk_status
 lx_walk(struct dk_dump *d, int (*put)(void *, const char *, size_t),
     void *arg, void (*bad)(void *, const struct dk_linux_logbad *),
-    void *barg, uint64_t *nbad, struct dk_err *err)
+    void *barg, int *judged, struct dk_err *err)
 {
 	struct lx_log *lg;
 	enum dk_status (*layout)(struct lx_log *, struct dk_err *);
 	enum dk_status st;
 
-	*nbad = 0;
+	*judged = 0;
 	if (vmci_str(d, "SYMBOL(prb)") != NULL)
 		layout = lx_lockless;
 	else if (vmci_str(d, "SYMBOL(log_buf)") == NULL)
@@ -1216,6 +1223,7 @@ lx_walk(struct dk_dump *d, int (*put)(void *, const char *, size_t),
 		st = layout(lg, err);
 		lx_flush(lg);
 	}
+	*judged = st == DK_OK || lg->fatal;
 	/* Damage the walk went past: the first is the error. */
 	if (st == DK_OK && lg->nbad > 0) {
 		if (lg->nbad > 1)
@@ -1226,7 +1234,6 @@ lx_walk(struct dk_dump *d, int (*put)(void *, const char *, size_t),
 			st = dk_err_set(err, DK_ECORRUPT, "%s: %s",
 			    d->src.name, lg->first);
 	}
-	*nbad = lg->nbad;
 	for (size_t i = 0; i < DK_ARRAY_LEN(lg->pg); i++)
 		free(lg->pg[i].buf);
 	free(lg);
@@ -1237,9 +1244,9 @@ enum dk_status
 dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
     void *arg, struct dk_err *err)
 {
-	uint64_t nbad;
+	int judged;
 
-	return lx_walk(d, put, arg, NULL, NULL, &nbad, err);
+	return lx_walk(d, put, arg, NULL, NULL, &judged, err);
 }
 
 enum dk_status
@@ -1247,11 +1254,11 @@ dk_linux_log_check(struct dk_dump *d,
     void (*bad)(void *, const struct dk_linux_logbad *), void *arg,
     struct dk_err *err)
 {
-	uint64_t nbad;
-	enum dk_status st = lx_walk(d, NULL, NULL, bad, arg, &nbad, err);
+	int judged;
+	enum dk_status st = lx_walk(d, NULL, NULL, bad, arg, &judged, err);
 
-	/* Damage is what bad was told; anything else: not walked. */
-	return nbad > 0 ? DK_OK : st;
+	/* Walked to its end, or to a damage bad was told of. */
+	return judged ? DK_OK : st;
 }
 
 /* Where dk_linux_read_log puts the text. */

@@ -80,10 +80,11 @@ struct dk_linux_logbad {
  * Walk the kernel log of d as dk_linux_log does, without its text, and
  * hand every damaged place to bad(arg, ...) (each descriptor and record
  * at most once; at most the ring's size in records, a few pages of
- * memory).  DK_OK: the log was walked (whether or not bad was called);
- * DK_NOMATCH: VMCOREINFO names no log; another status: the log could
- * not be walked (a key missing, an architecture not translated), *err
- * says why.
+ * memory).  DK_OK: the log was walked to its end or to a damaged place
+ * bad was told of; DK_NOMATCH: VMCOREINFO names no log; another status:
+ * the log could not be walked on (a key missing, an architecture not
+ * translated, memory not in the dump), *err says why, after the damage
+ * met before.
  */
 enum dk_status	dk_linux_log_check(struct dk_dump *d,
 		    void (*bad)(void *arg, const struct dk_linux_logbad *),
