@@ -1658,6 +1658,7 @@ kc_check(struct dk_ck *c, struct dk_err *err)
 		snprintf(res->arch, sizeof(res->arch), "%s",
 		    dk_info(c->d)->arch);
 		res->deep = !c->o->quick;
+		dk_ck_linux_log(c);
 	}
 	if (c->o->checksum && k.block != 0) {
 		dk_digest_final(&k.g, res->checksum);

@@ -654,6 +654,7 @@ cv_pcheck_open(struct dk_ck *ck)
 	ck->res->deep = 1;
 	if (!ck->o->quick)
 		dk_ck_content(ck, ck->d->src.size, 0);
+	dk_ck_linux_log(ck);
 	return DK_OK;
 }
 
@@ -699,6 +700,7 @@ cv_check(struct dk_ck *ck, struct dk_err *err)
 	res->deep = 1;
 	if (!ck->o->quick)
 		dk_ck_content(ck, ck->d->src.size, 0);
+	dk_ck_linux_log(ck);
 	return DK_OK;
 }
 

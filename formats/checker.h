@@ -124,6 +124,14 @@ void		dk_ck_refused(struct dk_ck *, const char *incomplete);
  */
 void		dk_ck_content(struct dk_ck *, uint64_t pend, int pattern);
 
+/*
+ * The kernel log of the Linux dump ck->d, walked as dumpinfo --dmesg
+ * walks it: each damaged place a linux.log-* finding, a log VMCOREINFO
+ * names but that cannot be walked check.incomplete (check_linuxlog.c).
+ * Nothing with --quick or where VMCOREINFO names no log.
+ */
+void		dk_ck_linux_log(struct dk_ck *);
+
 /* The finding codes the engine itself reports (check.c). */
 extern const struct dk_check_code dk_ck_codes[];
 extern const size_t dk_ck_ncodes;

@@ -50,6 +50,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,7 +351,68 @@ struct lx_log {
 	int		 stopped;	/* put asked to stop */
 	char		 out[8192];
 	size_t		 nout;
+	/* The damaged places: handed to bad (if any), the first kept. */
+	void		(*bad)(void *, const struct dk_linux_logbad *);
+	void		*barg;
+	uint64_t	 nbad;
+	int		 fatal;		/* the walk stopped at one of them */
+	char		 first[400];
+	char		 last[400];
 };
+
+/* The library's message m without its "NAME: " prefix. */
+static const char *
+lx_unprefixed(const struct lx_log *lg, const char *m)
+{
+	size_t n = strlen(lg->d->src.name);
+
+	if (strncmp(m, lg->d->src.name, n) == 0 && m[n] == ':' &&
+	    m[n + 1] == ' ')
+		return m + n + 2;
+	return m;
+}
+
+/*
+ * A damaged place of the log, of code at va (DK_LX_NOVA: none): handed
+ * to bad, counted, the first and the last kept for the error.
+ */
+static void
+lx_bad(struct lx_log *lg, const char *code, uint64_t va, const char *fmt,
+    ...) __attribute__((format(printf, 4, 5)));
+
+static void
+lx_bad(struct lx_log *lg, const char *code, uint64_t va, const char *fmt,
+    ...)
+{
+	struct dk_linux_logbad b = { code, va, lg->last };
+	va_list ap;
+	int k;
+
+	k = snprintf(lg->last, sizeof(lg->last), "the kernel log: ");
+	va_start(ap, fmt);
+	(void)vsnprintf(lg->last + k, sizeof(lg->last) - (size_t)k, fmt, ap);
+	va_end(ap);
+	if (lg->nbad++ == 0)
+		memcpy(lg->first, lg->last, sizeof(lg->first));
+	if (lg->bad != NULL)
+		lg->bad(lg->barg, &b);
+}
+
+/*
+ * The walk stops at a damaged place: DK_ECORRUPT, its words the error
+ * (with how many others there were before it).
+ */
+static enum dk_status
+lx_fatal(struct lx_log *lg, struct dk_err *err)
+{
+	lg->fatal = 1;
+	if (lg->nbad > 1)
+		return dk_err_set(err, DK_ECORRUPT, "%s: %s (and %ju damaged "
+		    "places before it, the first: %s)", lg->d->src.name,
+		    lg->last, (uintmax_t)(lg->nbad - 1), lg->first);
+	return dk_err_set(err, DK_ECORRUPT, "%s: %s", lg->d->src.name,
+	    lg->last);
+}
 
 /* Read n bytes of kernel memory at va through stream p. */
 static enum dk_status
@@ -368,10 +430,24 @@ lx_read(struct lx_log *lg, struct lx_page *p, uint64_t va, void *buf,
 		if (p->va != pva) {
 			p->va = LX_NOKEY;
 			if ((st = dk_read_va(lg->d, pva, p->buf, (size_t)psz,
-			    err)) != DK_OK)
-				return dk_err_prefix(err, "%s: the kernel log: "
-				    "%s at %#jx", lg->d->src.name, what,
-				    (uintmax_t)va);
+			    err)) != DK_OK) {
+				/*
+				 * What is not translated, or not in the
+				 * dump (a cut file, a dump of part of
+				 * memory), is not damage of the log.
+				 */
+				if (st == DK_EUNSUP || st == DK_ENOMEM ||
+				    st == DK_ENOTDUMPED)
+					return dk_err_prefix(err, "%s: the "
+					    "kernel log: %s at %#jx",
+					    lg->d->src.name, what,
+					    (uintmax_t)va);
+				lx_bad(lg, "linux.log-unreadable", va, "%s at "
+				    "%#jx: %s", what,
+				    (uintmax_t)va, lx_unprefixed(lg, err->msg));
+				(void)lx_fatal(lg, err);
+				return st;
+			}
 			p->va = pva;
 		}
 		memcpy(o, p->buf + in, k);
@@ -429,6 +505,8 @@ lx_flush(struct lx_log *lg)
 static void
 lx_emit(struct lx_log *lg, const char *s, size_t n)
 {
+	if (lg->put == NULL)
+		return;		/* a check: the text is read, not written */
 	while (n > 0 && !lg->stopped) {
 		size_t k = sizeof(lg->out) - lg->nout;
 
@@ -512,7 +590,8 @@ lx_record(struct lx_log *lg, struct lx_page *p, uint64_t ts, uint64_t va,
 		if ((st = lx_read(lg, p, va, chunk, k, "a record's text",
 		    err)) != DK_OK)
 			return st;
-		lx_text(lg, chunk, k, indent);
+		if (lg->put != NULL)
+			lx_text(lg, chunk, k, indent);
 		va += k;
 		len -= k;
 	}
@@ -572,16 +651,40 @@ lx_inside(struct lx_log *lg, const char *key, uint64_t off, unsigned w,
 	    (uintmax_t)off, w, sizekey, (uintmax_t)size);
 }
 
+/* An optional key: its value, or LX_NOKEY where absent or past max. */
+static uint64_t
+lx_opt(const struct lx_log *lg, const char *key, uint64_t max)
+{
+	uint64_t v;
+
+	return vmci_num(lg->d, key, &v) == 0 && v <= max ? v : LX_NOKEY;
+}
+
 /*
  * The lockless ring (5.10 on): struct printk_ringbuffer at *prb holds
  * the descriptor ring (count_bits, descs, infos, head_id, tail_id) and
- * the text data ring (size_bits, data).  Records are the ids tail_id to
- * head_id (62-bit ids on 64-bit kernels, 30 on 32); a descriptor's
- * state_var has the id in its low bits and the state in its top two:
- * only committed (1) and finalized (2) ones are printed.  Its text
- * block [begin, next) (positions modulo the ring's size) starts with the
- * id (a long); a block whose begin is past its next wrapped and starts
- * at 0; text_len (printk_info) is cut to the block.
+ * the text data ring (size_bits, data, head_lpos, tail_lpos).  Records
+ * are the ids tail_id to head_id (62-bit ids on 64-bit kernels, 30 on
+ * 32); a descriptor's state_var has the id in its low bits and the
+ * state in its top two: only committed (1) and finalized (2) ones are
+ * printed.  Its text block [begin, next) starts with the id (a long):
+ * positions are logical (the wrap count above size_bits), a block in
+ * the next wrap than its begin starts at 0 (data_alloc()); positions
+ * with bit 0 set are no block (FAILED_LPOS, EMPTY_LINE_LPOS).
+ *
+ * What is checked, each damaged place of its code: count_bits and
+ * size_bits (linux.log-ring; the walk stops); tail_id to head_id no
+ * more than the descriptors, head_lpos - tail_lpos no more than the
+ * text ring (-ids; the first stops the walk); a descriptor of the range
+ * holding another id (-desc), but the head's still holding the previous
+ * wrap's, reusable, while desc_reserve() runs; a block whose positions
+ * are not aligned to a long, not in one wrap or the next, outside
+ * [tail_lpos, head_lpos], too short for its id, or whose first long is
+ * not the id (-block); text_len past the block (-text-len: printed
+ * cut, as makedumpfile prints it); seq not congruent to the
+ * descriptor's index modulo the count, or not one more per id than the
+ * first record's (-seq: prb_reserve() numbers records so).  A record
+ * whose descriptor or block is damaged is skipped; the walk goes on.
  */
 static enum dk_status
 lx_lockless(struct lx_log *lg, struct dk_err *err)
@@ -615,8 +718,11 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
 	const char *what = "printk_ringbuffer";
 	unsigned L = lg->lsize;
 	uint8_t rb[LX_MAX_STRUCT], desc[LX_MAX_STRUCT], inf[LX_MAX_STRUCT];
+	uint8_t idb[8];
 	uint64_t prb, count_bits, size_bits, count, size, descs, infos, data;
-	uint64_t head, tail, idmask, n;
+	uint64_t head, tail, idmask, lmask, n, o_seq, o_hl, o_tl, hl = 0,
+	    tl = 0, span = 0, base_id = 0, base_seq = 0;
+	int lpos = 0, based = 0;
 	enum dk_status st;
 
 	if ((st = lx_keys(lg, keys, DK_ARRAY_LEN(keys), "the lockless "
@@ -664,6 +770,14 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
 			    f[i].size, f[i].skey, err)) != DK_OK)
 				return st;
 	}
+	/* What 5.10 on export beside: checked where it is given. */
+	o_seq = lx_opt(lg, "OFFSET(printk_info.seq)", sz_info - 8);
+	o_hl = lx_opt(lg, "OFFSET(prb_data_ring.head_lpos)", LX_MAX_STRUCT);
+	o_tl = lx_opt(lg, "OFFSET(prb_data_ring.tail_lpos)", LX_MAX_STRUCT);
+	if (o_hl != LX_NOKEY && o_tl != LX_NOKEY &&
+	    o_text_ring + o_hl + o_counter + L <= sz_rb &&
+	    o_text_ring + o_tl + o_counter + L <= sz_rb)
+		lpos = 1;
 	if ((st = lx_ulong(lg, prb_sym, &prb, "prb", err)) != DK_OK ||
 	    (st = lx_read(lg, &lg->pg[0], prb, rb, (size_t)sz_rb, what,
 	    err)) != DK_OK)
@@ -675,25 +789,48 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
 	head = lx_dec(lg, rb + o_desc_ring + o_head + o_counter, L);
 	tail = lx_dec(lg, rb + o_desc_ring + o_tail + o_counter, L);
 	data = lx_dec(lg, rb + o_text_ring + o_data, L);
-	if (size_bits > LX_MAX_LOG_SHIFT || count_bits > size_bits ||
-	    count_bits > LX_MAX_DESC_SHIFT)
-		return dk_err_set(err, DK_ECORRUPT, "%s: the kernel log: the "
-		    "printk_ringbuffer at %#jx has a text ring of 2^%ju bytes "
-		    "and 2^%ju descriptors: expected at most 2^%u bytes and "
-		    "2^%u descriptors, no more descriptors than bytes",
-		    lg->d->src.name, (uintmax_t)prb, (uintmax_t)size_bits,
-		    (uintmax_t)count_bits, LX_MAX_LOG_SHIFT,
-		    LX_MAX_DESC_SHIFT);
+	if (size_bits > LX_MAX_LOG_SHIFT || (1ull << size_bits) < 2 * L) {
+		lx_bad(lg, "linux.log-ring", prb + o_text_ring + o_size_bits,
+		    "the printk_ringbuffer at %#jx has a text ring of 2^%ju "
+		    "bytes: expected 2^%u to 2^%u", (uintmax_t)prb,
+		    (uintmax_t)size_bits, L == 8 ? 4 : 3, LX_MAX_LOG_SHIFT);
+		return lx_fatal(lg, err);
+	}
+	if (count_bits > size_bits || count_bits > LX_MAX_DESC_SHIFT) {
+		lx_bad(lg, "linux.log-ring", prb + o_desc_ring + o_count, "the "
+		    "printk_ringbuffer at %#jx has 2^%ju descriptors "
+		    "(count_bits) for a text ring of 2^%ju bytes: expected at "
+		    "most 2^%u, and no more descriptors than bytes",
+		    (uintmax_t)prb, (uintmax_t)count_bits,
+		    (uintmax_t)size_bits, LX_MAX_DESC_SHIFT);
+		return lx_fatal(lg, err);
+	}
 	count = 1ull << count_bits;
 	size = 1ull << size_bits;
 	idmask = L == 8 ? ~(3ull << 62) : 0x3fffffffull;
+	lmask = L == 8 ? ~0ull : 0xffffffffull;
 	n = ((head - tail) & idmask) + 1;
-	if (n > count)
-		return dk_err_set(err, DK_ECORRUPT, "%s: the kernel log: the "
-		    "printk_ringbuffer at %#jx has tail_id %#jx and head_id "
-		    "%#jx, %ju records apart: more than its %ju descriptors",
-		    lg->d->src.name, (uintmax_t)prb, (uintmax_t)tail,
+	if (n > count) {
+		lx_bad(lg, "linux.log-ids", prb + o_desc_ring + o_tail +
+		    o_counter, "the printk_ringbuffer at %#jx has tail_id %#jx "
+		    "and head_id %#jx, %ju records apart: more than its %ju "
+		    "descriptors", (uintmax_t)prb, (uintmax_t)tail,
 		    (uintmax_t)head, (uintmax_t)n, (uintmax_t)count);
+		return lx_fatal(lg, err);
+	}
+	if (lpos) {
+		hl = lx_dec(lg, rb + o_text_ring + o_hl + o_counter, L);
+		tl = lx_dec(lg, rb + o_text_ring + o_tl + o_counter, L);
+		if ((span = (hl - tl) & lmask) > size) {
+			lx_bad(lg, "linux.log-ids", prb + o_text_ring + o_tl +
+			    o_counter, "the printk_ringbuffer at %#jx has "
+			    "tail_lpos %#jx and head_lpos %#jx, %ju bytes "
+			    "apart: more than its text ring's %ju",
+			    (uintmax_t)prb, (uintmax_t)tl, (uintmax_t)hl,
+			    (uintmax_t)span, (uintmax_t)size);
+			lpos = 0;
+		}
+	}
 	DK_TRACE(lg->d, "linux: printk_ringbuffer at %#jx: %ju descriptors "
 	    "at %#jx, infos at %#jx, %ju text bytes at %#jx, ids %#jx..%#jx",
 	    (uintmax_t)prb, (uintmax_t)count, (uintmax_t)descs,
@@ -701,36 +838,115 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
 	    (uintmax_t)tail, (uintmax_t)head);
 	for (uint64_t id = tail, i = 0; i < n && !lg->stopped;
 	    i++, id = (id + 1) & idmask) {
-		uint64_t slot = id % count, sv, begin, next, len, ts;
+		uint64_t slot = id & (count - 1), dva = descs + slot * sz_desc;
+		uint64_t iva = infos + slot * sz_info, sv, svid, state, begin;
+		uint64_t next, at = 0, blen = 0, len, ts, seq, bva;
+		const char *why = NULL;
 
-		if ((st = lx_read(lg, &lg->pg[0], descs + slot * sz_desc, desc,
-		    (size_t)sz_desc, "a descriptor (prb_desc)", err)) != DK_OK)
+		if ((st = lx_read(lg, &lg->pg[0], dva, desc, (size_t)sz_desc,
+		    "a descriptor (prb_desc)", err)) != DK_OK)
 			return st;
 		sv = lx_dec(lg, desc + o_sv + o_counter, L);
-		if ((sv & idmask) != id || ((sv >> (8 * L - 2)) & 3) == 0 ||
-		    ((sv >> (8 * L - 2)) & 3) == 3)
-			continue;	/* not this id's, reserved or reusable */
-		begin = lx_dec(lg, desc + o_tblk + o_begin, L) % size;
-		next = lx_dec(lg, desc + o_tblk + o_next, L) % size;
-		if (begin == next)
-			continue;	/* no text */
-		if ((st = lx_read(lg, &lg->pg[1], infos + slot * sz_info, inf,
-		    (size_t)sz_info, "a record's printk_info", err)) != DK_OK)
+		svid = sv & idmask;
+		state = (sv >> (8 * L - 2)) & 3;
+		if (svid != id) {
+			if (id != head || state != 3 ||
+			    svid != ((id - count) & idmask))
+				lx_bad(lg, "linux.log-desc", dva + o_sv +
+				    o_counter, "record %#jx: its descriptor "
+				    "(index %ju at %#jx) has state_var %#jx, "
+				    "the id %#jx: expected the id %#jx",
+				    (uintmax_t)id, (uintmax_t)slot,
+				    (uintmax_t)dva, (uintmax_t)sv,
+				    (uintmax_t)svid, (uintmax_t)id);
+			continue;	/* the head being reserved */
+		}
+		if (state == 0 || state == 3)
+			continue;	/* reserved or reusable: not shown */
+		bva = dva + o_tblk + o_begin;
+		begin = lx_dec(lg, desc + o_tblk + o_begin, L) & lmask;
+		next = lx_dec(lg, desc + o_tblk + o_next, L) & lmask;
+		if ((begin & 1) && (next & 1))
+			continue;	/* no text block */
+		if (((begin | next) & (L - 1)) != 0)
+			why = "not aligned to a long";
+		else if (begin >> size_bits == next >> size_bits) {
+			at = begin & (size - 1);
+			if (next <= begin)
+				why = "empty or ending before it begins";
+			blen = next - begin;
+		} else if ((((begin >> size_bits) + 1) & (lmask >> size_bits)) ==
+		    next >> size_bits) {
+			at = 0;		/* wrapped: from the ring's start */
+			blen = next & (size - 1);
+		} else
+			why = "more than one wrap of the ring long";
+		if (why == NULL && blen < L)
+			why = "too short for its id";
+		if (why == NULL && lpos && (((begin - tl) & lmask) > span ||
+		    ((next - tl) & lmask) > span))
+			why = "outside the text ring's [tail_lpos, head_lpos]";
+		if (why != NULL) {
+			char ring[96] = "";
+
+			if (lpos)
+				snprintf(ring, sizeof(ring), ", tail_lpos "
+				    "%#jx, head_lpos %#jx", (uintmax_t)tl,
+				    (uintmax_t)hl);
+			lx_bad(lg, "linux.log-block", bva, "record %#jx: its "
+			    "text block [%#jx, %#jx) (descriptor index %ju) is "
+			    "%s (a text ring of %ju bytes%s)", (uintmax_t)id,
+			    (uintmax_t)begin, (uintmax_t)next, (uintmax_t)slot,
+			    why, (uintmax_t)size, ring);
+			continue;
+		}
+		if ((st = lx_read(lg, &lg->pg[2], data + at, idb, L,
+		    "a record's text block", err)) != DK_OK)
+			return st;
+		if (lx_dec(lg, idb, L) != id) {
+			lx_bad(lg, "linux.log-block", data + at, "record %#jx: "
+			    "its text block at %#jx (position %#jx) starts "
+			    "with the id %#jx: expected the record's",
+			    (uintmax_t)id, (uintmax_t)(data + at),
+			    (uintmax_t)begin, (uintmax_t)lx_dec(lg, idb, L));
+			continue;
+		}
+		if ((st = lx_read(lg, &lg->pg[1], iva, inf, (size_t)sz_info,
+		    "a record's printk_info", err)) != DK_OK)
 			return st;
 		len = lx_dec(lg, inf + o_tlen, 2);
 		ts = lx_dec(lg, inf + o_ts, 8);
-		if (begin > next)
-			begin = 0;
-		if (next < begin + L)
-			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
-			    "log: record %#jx: its text block ends at %#jx, "
-			    "inside the %u-byte id at its start %#jx",
-			    lg->d->src.name, (uintmax_t)id, (uintmax_t)next,
-			    L, (uintmax_t)begin);
-		begin += L;
-		if (next - begin < len)
-			len = next - begin;
-		if ((st = lx_record(lg, &lg->pg[2], ts, data + begin,
+		if (len > blen - L) {
+			lx_bad(lg, "linux.log-text-len", iva + o_tlen, "record "
+			    "%#jx: text_len %ju, but its text block holds %ju "
+			    "bytes after the id: printed cut", (uintmax_t)id,
+			    (uintmax_t)len, (uintmax_t)(blen - L));
+			len = blen - L;
+		}
+		if (o_seq != LX_NOKEY) {
+			seq = lx_dec(lg, inf + o_seq, 8);
+			if ((seq & (count - 1)) != slot)
+				lx_bad(lg, "linux.log-seq", iva + o_seq, "record "
+				    "%#jx: seq %ju is not its descriptor's index "
+				    "%ju modulo the %ju descriptors, as the "
+				    "kernel numbers records", (uintmax_t)id,
+				    (uintmax_t)seq, (uintmax_t)slot,
+				    (uintmax_t)count);
+			else if (based && seq != base_seq + ((id - base_id) &
+			    idmask))
+				lx_bad(lg, "linux.log-seq", iva + o_seq, "record "
+				    "%#jx: seq %ju: expected %ju, one more per "
+				    "id than record %#jx's %ju", (uintmax_t)id,
+				    (uintmax_t)seq, (uintmax_t)(base_seq +
+				    ((id - base_id) & idmask)),
+				    (uintmax_t)base_id, (uintmax_t)base_seq);
+			else if (!based) {
+				based = 1;
+				base_id = id;
+				base_seq = seq;
+			}
+		}
+		if ((st = lx_record(lg, &lg->pg[2], ts, data + at + L,
 		    (size_t)len, err)) != DK_OK)
 			return st;
 	}
@@ -742,13 +958,23 @@ lx_lockless(struct lx_log *lg, struct dk_err *err)
  * the buffer *log_buf of log_buf_len bytes, from log_first_idx to
  * log_next_idx: a record's len (its size) leads to the next; a len of 0
  * ends the buffer, the record at 0 stands for it.  The text follows
- * the header.
+ * the header, then the dictionary (dict_len).
+ *
+ * What is checked, each damaged place of its code: log_buf_len a power
+ * of two from a header to 2^31 (linux.log-ring); log_first_idx and
+ * log_next_idx multiples of 4 below it (-ids); a record's len at least
+ * a header, a multiple of 4, inside the buffer and leaving room for the
+ * next header, as log_store() places records (-record); text and
+ * dictionary inside it (-text-len: printed cut); an end marker (len 0)
+ * not at 0, met once, the walk not passing log_first_idx after it nor
+ * taking more records than fit (-wrap).  All but -text-len stop the
+ * walk: the next record cannot be found.
  */
 static enum dk_status
 lx_printk_log(struct lx_log *lg, struct dk_err *err)
 {
 	uint64_t buf_sym, len_sym, first_sym, next_sym, sz, o_ts, o_len,
-	    o_tlen;
+	    o_tlen, o_dlen;
 	const struct lx_key keys[] = {
 		{ "SYMBOL(log_buf)", NULL, &buf_sym },
 		{ "SYMBOL(log_buf_len)", NULL, &len_sym },
@@ -774,19 +1000,30 @@ lx_printk_log(struct lx_log *lg, struct dk_err *err)
 	    (st = lx_inside(lg, "OFFSET(printk_log.text_len)", o_tlen, 2, sz,
 	    "SIZE(printk_log)", err)) != DK_OK)
 		return st;
+	if ((o_dlen = lx_opt(lg, "OFFSET(printk_log.dict_len)", sz - 2)) ==
+	    LX_NOKEY)
+		o_dlen = lx_opt(lg, "OFFSET(log.dict_len)", sz - 2);
 	if ((st = lx_ulong(lg, buf_sym, &buf, "log_buf", err)) != DK_OK ||
 	    (st = lx_u32(lg, len_sym, &blen, "log_buf_len", err)) != DK_OK ||
 	    (st = lx_u32(lg, first_sym, &first, "log_first_idx", err)) !=
 	    DK_OK ||
 	    (st = lx_u32(lg, next_sym, &nidx, "log_next_idx", err)) != DK_OK)
 		return st;
-	if (blen > (1ull << LX_MAX_LOG_SHIFT) || blen < sz || first >= blen ||
-	    nidx >= blen)
-		return dk_err_set(err, DK_ECORRUPT, "%s: the kernel log: "
-		    "log_buf_len %ju, log_first_idx %ju, log_next_idx %ju: "
-		    "expected a length of %ju to 2^%u and both indexes below "
-		    "it", lg->d->src.name, (uintmax_t)blen, (uintmax_t)first,
-		    (uintmax_t)nidx, (uintmax_t)sz, LX_MAX_LOG_SHIFT);
+	if (blen > (1ull << LX_MAX_LOG_SHIFT) || blen < sz ||
+	    (blen & (blen - 1)) != 0) {
+		lx_bad(lg, "linux.log-ring", len_sym, "log_buf_len %ju: "
+		    "expected a power of two from SIZE(printk_log) %ju to 2^%u",
+		    (uintmax_t)blen, (uintmax_t)sz, LX_MAX_LOG_SHIFT);
+		return lx_fatal(lg, err);
+	}
+	if (first >= blen || nidx >= blen || first % 4 != 0 ||
+	    nidx % 4 != 0) {
+		lx_bad(lg, "linux.log-ids", first >= blen || first % 4 != 0 ?
+		    first_sym : next_sym, "log_first_idx %ju, log_next_idx "
+		    "%ju: expected multiples of 4 below log_buf_len %ju",
+		    (uintmax_t)first, (uintmax_t)nidx, (uintmax_t)blen);
+		return lx_fatal(lg, err);
+	}
 	/*
 	 * From log_first_idx to log_next_idx, wrapping at most once (at an
 	 * end marker) and never past log_first_idx after it: at most
@@ -794,64 +1031,82 @@ lx_printk_log(struct lx_log *lg, struct dk_err *err)
 	 * it is printed more than once.
 	 */
 	for (at = first; at != nidx && !lg->stopped; ) {
-		uint64_t rec = at, len, tlen;
+		uint64_t rec = at, len, tlen, dlen;
 
-		if (++nrec > blen / sz + 1)
-			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
-			    "log: the records of log_buf at %#jx do not reach "
-			    "log_next_idx %ju in %ju records: they loop",
-			    lg->d->src.name, (uintmax_t)buf, (uintmax_t)nidx,
-			    (uintmax_t)(blen / sz + 1));
+		if (++nrec > blen / sz + 1) {
+			lx_bad(lg, "linux.log-wrap", buf + rec, "the records "
+			    "of log_buf at %#jx do not reach log_next_idx %ju "
+			    "in %ju records: they loop", (uintmax_t)buf,
+			    (uintmax_t)nidx, (uintmax_t)(blen / sz + 1));
+			return lx_fatal(lg, err);
+		}
 		for (int pass = 0; ; pass++) {
-			if (rec + sz > blen)
-				return dk_err_set(err, DK_ECORRUPT, "%s: the "
-				    "kernel log: a record at index %ju of "
-				    "log_buf (%ju bytes) passes its end",
-				    lg->d->src.name, (uintmax_t)rec,
+			if (rec + sz > blen) {
+				lx_bad(lg, "linux.log-record", buf + rec, "a "
+				    "record at index %ju of log_buf (%ju "
+				    "bytes) passes its end", (uintmax_t)rec,
 				    (uintmax_t)blen);
+				return lx_fatal(lg, err);
+			}
 			if ((st = lx_read(lg, &lg->pg[0], buf + rec, h,
 			    (size_t)sz, "a printk_log record", err)) != DK_OK)
 				return st;
 			if ((len = lx_dec(lg, h + o_len, 2)) != 0)
 				break;
-			if (pass > 0 || rec == 0)
-				return dk_err_set(err, DK_ECORRUPT, "%s: the "
-				    "kernel log: the record at index 0 of "
-				    "log_buf has length 0", lg->d->src.name);
-			if (wrapped++)
-				return dk_err_set(err, DK_ECORRUPT, "%s: the "
-				    "kernel log: the records of log_buf wrap "
-				    "twice (an end marker at index %ju) before "
-				    "log_next_idx %ju: they loop",
-				    lg->d->src.name, (uintmax_t)rec,
+			if (pass > 0 || rec == 0) {
+				lx_bad(lg, "linux.log-wrap", buf + rec + o_len,
+				    "the record at index 0 of log_buf has "
+				    "length 0");
+				return lx_fatal(lg, err);
+			}
+			if (wrapped++) {
+				lx_bad(lg, "linux.log-wrap", buf + rec + o_len,
+				    "the records of log_buf wrap twice (an end "
+				    "marker at index %ju) before log_next_idx "
+				    "%ju: they loop", (uintmax_t)rec,
 				    (uintmax_t)nidx);
+				return lx_fatal(lg, err);
+			}
 			rec = 0;	/* the end marker: wrap */
 		}
-		if (wrapped && rec >= first && rec != nidx)
-			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
-			    "log: the record at index %ju of log_buf, after "
-			    "the wrap, is at or past log_first_idx %ju "
-			    "without meeting log_next_idx %ju: the records "
-			    "loop", lg->d->src.name, (uintmax_t)rec,
-			    (uintmax_t)first, (uintmax_t)nidx);
+		if (wrapped && rec >= first && rec != nidx) {
+			lx_bad(lg, "linux.log-wrap", buf + rec, "the record at "
+			    "index %ju of log_buf, after the wrap, is at or "
+			    "past log_first_idx %ju without meeting "
+			    "log_next_idx %ju: the records loop",
+			    (uintmax_t)rec, (uintmax_t)first, (uintmax_t)nidx);
+			return lx_fatal(lg, err);
+		}
 		tlen = lx_dec(lg, h + o_tlen, 2);
-		if (len < sz || rec + len > blen || sz + tlen > len)
-			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
-			    "log: the record at index %ju of log_buf: length "
-			    "%ju, text %ju bytes: expected a length of %ju or "
-			    "more holding the text, within the %ju bytes",
-			    lg->d->src.name, (uintmax_t)rec, (uintmax_t)len,
-			    (uintmax_t)tlen, (uintmax_t)sz, (uintmax_t)blen);
+		dlen = o_dlen != LX_NOKEY ? lx_dec(lg, h + o_dlen, 2) : 0;
+		if (len < sz || len % 4 != 0 || rec + len > blen - sz) {
+			if (rec + len == nidx && len >= sz && len % 4 == 0 &&
+			    rec + len <= blen)
+				goto fits;	/* the last, up to log_next_idx */
+			lx_bad(lg, "linux.log-record", buf + rec + o_len, "the "
+			    "record at index %ju of log_buf: length %ju, text "
+			    "%ju bytes: expected a length of %ju or more, a "
+			    "multiple of 4, ending %ju bytes or more before "
+			    "the end of the %ju", (uintmax_t)rec,
+			    (uintmax_t)len, (uintmax_t)tlen, (uintmax_t)sz,
+			    (uintmax_t)sz, (uintmax_t)blen);
+			return lx_fatal(lg, err);
+		}
+fits:
+		if (sz + tlen + dlen > len) {
+			lx_bad(lg, "linux.log-text-len", buf + rec + o_tlen,
+			    "the record at index %ju of log_buf: length %ju, "
+			    "text %ju and dictionary %ju bytes: more than the "
+			    "%ju after its header: printed cut",
+			    (uintmax_t)rec, (uintmax_t)len, (uintmax_t)tlen,
+			    (uintmax_t)dlen, (uintmax_t)(len - sz));
+			if (tlen > len - sz)
+				tlen = len - sz;
+		}
 		if ((st = lx_record(lg, &lg->pg[2], lx_dec(lg, h + o_ts, 8),
 		    buf + rec + sz, (size_t)tlen, err)) != DK_OK)
 			return st;
 		at = rec + len;
-		if (at > blen - sz && at != nidx)
-			return dk_err_set(err, DK_ECORRUPT, "%s: the kernel "
-			    "log: the record at index %ju of log_buf ends at "
-			    "%ju, past the last place a record fits (%ju)",
-			    lg->d->src.name, (uintmax_t)rec, (uintmax_t)at,
-			    (uintmax_t)(blen - sz));
 	}
 	return DK_OK;
 }
@@ -923,14 +1178,17 @@ lx_plain(struct lx_log *lg, struct dk_err *err)
 /* ---------------------------------------------------------------------- */
 /* The kernel log.                                                         */
 
-enum dk_status
-dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
-    void *arg, struct dk_err *err)
+/* The walk of d's log: its text to put (NULL: none), its damage to bad. */
+static enum dk_status
+lx_walk(struct dk_dump *d, int (*put)(void *, const char *, size_t),
+    void *arg, void (*bad)(void *, const struct dk_linux_logbad *),
+    void *barg, int *judged, struct dk_err *err)
 {
 	struct lx_log *lg;
 	enum dk_status (*layout)(struct lx_log *, struct dk_err *);
 	enum dk_status st;
 
+	*judged = 0;
 	if (vmci_str(d, "SYMBOL(prb)") != NULL)
 		layout = lx_lockless;
 	else if (vmci_str(d, "SYMBOL(log_buf)") == NULL)
@@ -951,6 +1209,8 @@ dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
 	lg->e = d->arch->endian;
 	lg->put = put;
 	lg->arg = arg;
+	lg->bad = bad;
+	lg->barg = barg;
 	st = DK_OK;
 	for (size_t i = 0; i < DK_ARRAY_LEN(lg->pg); i++) {
 		lg->pg[i].va = LX_NOKEY;
@@ -963,10 +1223,42 @@ dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
 		st = layout(lg, err);
 		lx_flush(lg);
 	}
+	*judged = st == DK_OK || lg->fatal;
+	/* Damage the walk went past: the first is the error. */
+	if (st == DK_OK && lg->nbad > 0) {
+		if (lg->nbad > 1)
+			st = dk_err_set(err, DK_ECORRUPT, "%s: %s (and %ju "
+			    "more damaged places)", d->src.name, lg->first,
+			    (uintmax_t)(lg->nbad - 1));
+		else
+			st = dk_err_set(err, DK_ECORRUPT, "%s: %s",
+			    d->src.name, lg->first);
+	}
 	for (size_t i = 0; i < DK_ARRAY_LEN(lg->pg); i++)
 		free(lg->pg[i].buf);
 	free(lg);
 	return st;
+}
+
+enum dk_status
+dk_linux_log(struct dk_dump *d, int (*put)(void *, const char *, size_t),
+    void *arg, struct dk_err *err)
+{
+	int judged;
+
+	return lx_walk(d, put, arg, NULL, NULL, &judged, err);
+}
+
+enum dk_status
+dk_linux_log_check(struct dk_dump *d,
+    void (*bad)(void *, const struct dk_linux_logbad *), void *arg,
+    struct dk_err *err)
+{
+	int judged;
+	enum dk_status st = lx_walk(d, NULL, NULL, bad, arg, &judged, err);
+
+	/* Walked to its end, or to a damage bad was told of. */
+	return judged ? DK_OK : st;
 }
 
 /* Where dk_linux_read_log puts the text. */

@@ -54,13 +54,41 @@ enum dk_status	dk_vmcoreinfo_attrs(struct dk_dump *d, const char *t, size_t n,
  * record in sequence order (the plain ring as it is).  Memory is a few
  * pages, whatever the log's size; every count read from the dump is
  * bounded, and a damaged ring is DK_ECORRUPT naming the record and
- * field, the records before it handed over first (as makedumpfile
- * prints them).  put returns nonzero to stop (DK_OK).  DK_NOMATCH: VMCOREINFO
+ * field: every record that can still be read is handed over first (the
+ * lockless ring's records past a damaged descriptor too), then the
+ * first damage is the error (with the count of others).  put returns nonzero to stop (DK_OK).  DK_NOMATCH: VMCOREINFO
  * names no log (no SYMBOL(prb) nor SYMBOL(log_buf)).
  */
 enum dk_status	dk_linux_log(struct dk_dump *d,
 		    int (*put)(void *arg, const char *, size_t), void *arg,
 		    struct dk_err *err);
+/*
+ * A damaged place of the kernel log (dk_linux_log_check): its code (one
+ * of the "linux.log-*" codes of dumpcheck, docs/dumpcheck.md), the
+ * kernel virtual address of the field (DK_LX_NOVA: none) and what was
+ * expected and found, without the dump's name.
+ */
+#define	DK_LX_NOVA	UINT64_MAX
+
+struct dk_linux_logbad {
+	const char	*code;
+	uint64_t	 va;
+	const char	*msg;
+};
+
+/*
+ * Walk the kernel log of d as dk_linux_log does, without its text, and
+ * hand every damaged place to bad(arg, ...) (each descriptor and record
+ * at most once; at most the ring's size in records, a few pages of
+ * memory).  DK_OK: the log was walked to its end or to a damaged place
+ * bad was told of; DK_NOMATCH: VMCOREINFO names no log; another status:
+ * the log could not be walked on (a key missing, an architecture not
+ * translated, memory not in the dump), *err says why, after the damage
+ * met before.
+ */
+enum dk_status	dk_linux_log_check(struct dk_dump *d,
+		    void (*bad)(void *arg, const struct dk_linux_logbad *),
+		    void *arg, struct dk_err *err);
 /*
  * The formats' read_log (dk_read_msgbuf()): the first len bytes of
  * dk_linux_log's text into buf, *got of them; 0 and DK_OK where

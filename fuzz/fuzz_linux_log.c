@@ -16,6 +16,13 @@
  *     or an unbounded allocation.  The text of the record layouts is
  *     what makedumpfile writes: printable bytes, \t to \r, no NUL.
  *  2. dk_read_msgbuf into a small buffer: the same first bytes.
+ *  3. dk_linux_log_check, the walk dumpcheck makes: DK_OK, or
+ *     DK_ENOTDUMPED, DK_EUNSUP, DK_ELIMIT; every damaged place a
+ *     linux.log-* code and a message; none exactly where dk_linux_log
+ *     gave DK_OK, some where it gave DK_ECORRUPT or DK_ENOTMAPPED.
+ *  4. dk_check_mem on the file (dumpcheck's whole pass): its linux.log-*
+ *     findings are codes dumpcheck lists, at most 8 of one code and one
+ *     more that counts the rest.
  *
  * A broken invariant aborts.  Linked with libFuzzer (make fuzz) or with
  * replay.c (make fuzz-replay).
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dkcheck.h"
 #include "linux.h"
 #include "private.h"
 #include "fuzz.h"
@@ -51,6 +59,52 @@ fz_put(void *arg, const char *p, size_t n)
 		t->head[t->n + i] = p[i];
 	t->n += n;
 	return 0;
+}
+
+/* What the check walk reported. */
+struct fz_bad {
+	uint64_t	 n;
+};
+
+static void
+fz_bad(void *arg, const struct dk_linux_logbad *b)
+{
+	static const char *const codes[] = {
+		"linux.log-unreadable", "linux.log-ring", "linux.log-ids",
+		"linux.log-desc", "linux.log-block", "linux.log-text-len",
+		"linux.log-seq", "linux.log-record", "linux.log-wrap",
+	};
+	struct fz_bad *f = arg;
+	int known = 0;
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		known |= strcmp(codes[i], b->code) == 0;
+	FZ_CHECK(known);
+	FZ_CHECK(strncmp(b->msg, "the kernel log: ", 16) == 0 &&
+	    strlen(b->msg) > 20);
+	f->n++;
+}
+
+/* dumpcheck's findings of the log: known codes, at most 9 of each. */
+struct fz_find {
+	unsigned	 n[512];
+};
+
+static void
+fz_log_finding(void *arg, const struct dk_finding *f)
+{
+	struct fz_find *x = arg;
+	const struct dk_check_code *c;
+	size_t i;
+
+	fz_finding(NULL, f);
+	if (strncmp(f->code, "linux.log-", 10) != 0)
+		return;
+	for (i = 0; (c = dk_check_code_at(i)) != NULL; i++)
+		if (strcmp(c->code, f->code) == 0)
+			break;
+	FZ_CHECK(c != NULL && i < sizeof(x->n) / sizeof(x->n[0]));
+	FZ_CHECK(++x->n[i] <= 9);
 }
 
 int
@@ -89,6 +143,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(got == (t.n < sizeof(small) ? t.n : sizeof(small)));
 		FZ_CHECK(memcmp(small, t.head, got) == 0);
 	}
+	{
+		struct fz_bad b = { 0 };
+		enum dk_status cst = dk_linux_log_check(d, fz_bad, &b, &err);
+
+		FZ_CHECK(cst == DK_OK || cst == DK_ENOTDUMPED ||
+		    cst == DK_EUNSUP || cst == DK_ELIMIT);
+		FZ_CHECK((st == DK_OK) == (cst == DK_OK && b.n == 0));
+		FZ_CHECK((st != DK_ECORRUPT && st != DK_ENOTMAPPED) || b.n > 0);
+	}
 	dk_close(d);
+	{
+		struct fz_find x;
+		struct dk_check_opts co = { .finding = fz_log_finding, .arg = &x };
+		struct dk_check_result res;
+
+		memset(&x, 0, sizeof(x));
+		FZ_CHECK(dk_check_mem(file, LR_FILE, "fuzz.kdump", &co, &res,
+		    &err) == DK_OK);
+	}
 	return 0;
 }

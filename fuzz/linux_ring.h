@@ -125,7 +125,9 @@ lr_lockless(uint8_t *mem, const struct lr_rec *r, size_t n, uint64_t id0,
 		    r[i].state == 4 ? 0 : r[i].state) << 62);
 		lr_le(d + 8, 8, begin);
 		lr_le(d + 16, 8, next);
-		lr_le(f + 0, 8, i);				/* seq */
+		/* seq: the index modulo the count, one more per id. */
+		lr_le(f + 0, 8, 3 * count + id0 % count + i);
+
 		lr_le(f + 8, 8, r[i].ts);
 		lr_le(f + 16, 2, len);
 		lpos = next;

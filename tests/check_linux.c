@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "dkcheck.h"
 #include "linux.h"
 #include "private.h"
 #include "../fuzz/linux_ring.h"
@@ -794,7 +795,8 @@ START_TEST(test_log_damaged)
 	lockless_damaged(head_far, NULL, DK_ECORRUPT, "tail_id 0x5 and "
 	    "head_id 0x69, 101 records apart: more than its 16 descriptors");
 	lockless_damaged(short_block, NULL, DK_ECORRUPT, "record 0x5: its "
-	    "text block ends");
+	    "text block [0, 0x4) (descriptor index 5) is not aligned to a "
+	    "long (a text ring of 1024 bytes)");
 	lockless_damaged(descs_away, NULL, DK_ENOTMAPPED, "a descriptor "
 	    "(prb_desc) at 0x1078: virtual address 0x1000: not mapped");
 	lockless_damaged(NULL, "SIZE(printk_info)=5000\n", DK_ELIMIT,
@@ -913,6 +915,264 @@ START_TEST(test_log_damaged_old)
 END_TEST
 
 /* ---------------------------------------------------------------------- */
+/* The check walk (dk_linux_log_check, dumpcheck's linux.log-* codes).     */
+
+/* What the walk reported: code and VA of each damaged place. */
+struct bads {
+	unsigned	 n;
+	char		 code[32][32];
+	uint64_t	 va[32];
+	char		 msg[32][400];
+};
+
+static void
+bad_keep(void *arg, const struct dk_linux_logbad *b)
+{
+	struct bads *x = arg;
+
+	if (x->n < 32) {
+		snprintf(x->code[x->n], sizeof(x->code[0]), "%s", b->code);
+		x->va[x->n] = b->va;
+		snprintf(x->msg[x->n], sizeof(x->msg[0]), "%s", b->msg);
+	}
+	x->n++;
+}
+
+/* Walk the image of layout l (VMCOREINFO extra first): its status. */
+static enum dk_status
+bads_of(uint8_t *mem, enum lr_layout l, const char *extra, struct bads *x)
+{
+	static uint8_t file[LR_FILE];
+	struct dk_dump *d = ring_open(mem, l, extra, file);
+	struct dk_err err;
+	enum dk_status st;
+
+	memset(x, 0, sizeof(*x));
+	st = dk_linux_log_check(d, bad_keep, x, &err);
+	dk_close(d);
+	return st;
+}
+
+/* The one damaged place: code at va, its message saying says. */
+static void
+one_bad(const struct bads *x, const char *code, uint64_t va,
+    const char *says)
+{
+	ck_assert_msg(x->n == 1, "%u places, the first %s: %s", x->n,
+	    x->n ? x->code[0] : "-", x->n ? x->msg[0] : "");
+	ck_assert_str_eq(x->code[0], code);
+	ck_assert_msg(x->va[0] == va, "%s at %#jx, not %#jx", code,
+	    (uintmax_t)x->va[0], (uintmax_t)va);
+	HAS(x->msg[0], says);
+}
+
+/* The lockless test ring: ids from 2^62 - 3, slot of record i. */
+#define	LL_ID0		((1ull << 62) - 3)
+#define	LL_SLOT(i)	((LL_ID0 + (i)) % 16)
+
+static void
+lockless_mem(uint8_t *mem)
+{
+	memset(mem, 0, LR_MEM);
+	lr_lockless(mem, lockless_recs, DK_ARRAY_LEN(lockless_recs), LL_ID0,
+	    3 * 1024 + 1000);
+}
+
+START_TEST(test_check_lockless)
+{
+	static uint8_t mem[LR_MEM];
+	static const char lpos[] = "OFFSET(prb_data_ring.head_lpos)=16\n"
+	    "OFFSET(prb_data_ring.tail_lpos)=24\n";
+	struct bads x;
+	uint8_t *d, *f;
+
+	/* Undamaged, reserved and reusable descriptors included: nothing. */
+	lockless_mem(mem);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	ck_assert_uint_eq(x.n, 0);
+	/* seq: record 4's 16 more (still its index modulo 16). */
+	f = mem + LR_INFOS + LL_SLOT(4) * LR_INFO;
+	lr_le(f, 8, dec_le64(f) + 16);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-seq", LR_KVA(LR_INFOS + LL_SLOT(4) * LR_INFO),
+	    "expected 65, one more per id than record 0x3ffffffffffffffd's 61");
+	/* ... and one more: not its index modulo 16. */
+	lr_le(f, 8, dec_le64(f) - 15);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-seq", LR_KVA(LR_INFOS + LL_SLOT(4) * LR_INFO),
+	    "seq 66 is not its descriptor's index 1 modulo the 16");
+	/* Record 1's descriptor holding the id of the next wrap. */
+	lockless_mem(mem);
+	d = mem + LR_DESCS + LL_SLOT(1) * LR_DESC;
+	lr_le(d, 8, ((LL_ID0 + 1 + 16) & ~(3ull << 62)) | 2ull << 62);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-desc", LR_KVA(LR_DESCS + LL_SLOT(1) * LR_DESC),
+	    "the id 0xe: expected the id 0x3ffffffffffffffe");
+	/* The head's still the previous wrap's, reusable: desc_reserve(). */
+	lockless_mem(mem);
+	d = mem + LR_DESCS + LL_SLOT(7) * LR_DESC;
+	lr_le(d, 8, ((LL_ID0 + 7 - 16) & ~(3ull << 62)) | 3ull << 62);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	ck_assert_uint_eq(x.n, 0);
+	/* The same one not at the head: damage. */
+	d = mem + LR_DESCS + LL_SLOT(6) * LR_DESC;
+	lr_le(d, 8, ((LL_ID0 + 6 - 16) & ~(3ull << 62)) | 3ull << 62);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-desc", LR_KVA(LR_DESCS + LL_SLOT(6) * LR_DESC),
+	    "expected the id 0x3");
+	/* Record 0's block (wrapped: at 0 of the text) starting with 0. */
+	lockless_mem(mem);
+	lr_le(mem + LR_TEXT, 8, 0);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-block", LR_KVA(LR_TEXT), "starts with the id "
+	    "0: expected the record's");
+	/* tail_lpos / head_lpos exported: record 1's block before the tail. */
+	lockless_mem(mem);
+	d = mem + LR_DESCS + LL_SLOT(1) * LR_DESC;
+	lr_le(mem + LR_RB + 48 + 24, 8, dec_le64(d + 8) + 8);	/* tail_lpos */
+	lr_le(mem + LR_RB + 48 + 16, 8, dec_le64(mem + LR_DESCS + LL_SLOT(7) *
+	    LR_DESC + 16));					/* head_lpos */
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, lpos, &x), DK_OK);
+	ck_assert_uint_eq(x.n, 2);	/* records 0 and 1 precede it */
+	ck_assert_str_eq(x.code[1], "linux.log-block");
+	ck_assert_uint_eq(x.va[1], LR_KVA(LR_DESCS + LL_SLOT(1) * LR_DESC +
+	    8));
+	HAS(x.msg[1], "outside the text ring's [tail_lpos, head_lpos]");
+	/* The positions more than the ring apart. */
+	lr_le(mem + LR_RB + 48 + 24, 8, 0);
+	lr_le(mem + LR_RB + 48 + 16, 8, 2048);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, lpos, &x), DK_OK);
+	one_bad(&x, "linux.log-ids", LR_KVA(LR_RB + 48 + 24), "tail_lpos 0 "
+	    "and head_lpos 0x800, 2048 bytes apart: more than its text ring's "
+	    "1024");
+	/* text_len past the block: cut, and the walk goes on. */
+	lockless_mem(mem);
+	f = mem + LR_INFOS + LL_SLOT(1) * LR_INFO;
+	lr_le(f + 16, 2, 200);
+	ck_assert_int_eq(bads_of(mem, LR_LOCKLESS, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-text-len", LR_KVA(LR_INFOS + LL_SLOT(1) *
+	    LR_INFO + 16), "text_len 200, but its text block holds 16 bytes");
+	{
+		static uint8_t file[LR_FILE];
+		struct dk_dump *dd = ring_open(mem, LR_LOCKLESS, NULL, file);
+		struct dk_err err;
+		struct text t;
+
+		ck_assert_int_eq(log_of(dd, &t, &err), DK_ECORRUPT);
+		HAS(err.msg, "ring.kdump: the kernel log: record "
+		    "0x3ffffffffffffffe: text_len 200");
+		/* "two\nlines" and its block's padding, then the others. */
+		HAS(t.b, "[    1.234567] two\n               lines"
+		    "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\n"
+		    "[   61.000999] ");
+		HAS(t.b, "[    0.009000] last\r\n");
+		free(t.b);
+		dk_close(dd);
+	}
+}
+END_TEST
+
+START_TEST(test_check_printk_log)
+{
+	static const struct lr_rec r[] = {
+		{ 1000, "hello", 0, 0 },
+		{ 2000000000, "world again", 0, 0 },
+		{ 3500000000ull, "a\nb", 0, 0 },
+	};
+	static const char dict[] = "OFFSET(printk_log.dict_len)=12\n";
+	static uint8_t mem[LR_MEM];
+	struct bads x;
+
+	memset(mem, 0, sizeof(mem));
+	lr_printk_log(mem, r, 3, 256, 200);
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, dict, &x), DK_OK);
+	ck_assert_uint_eq(x.n, 0);
+	/* Record 0 (at 200, 24 bytes): a dict of 4 past its end; on. */
+	lr_le(mem + LR_DESCS + 200 + 12, 2, 4);
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, dict, &x), DK_OK);
+	one_bad(&x, "linux.log-text-len", LR_KVA(LR_DESCS + 200 + 10),
+	    "length 24, text 5 and dictionary 4 bytes: more than the 8 after "
+	    "its header");
+	/* Without the key the dictionary is not known: nothing. */
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, NULL, &x), DK_OK);
+	ck_assert_uint_eq(x.n, 0);
+	/* log_first_idx not a multiple of 4. */
+	lr_le(mem + LR_VARS + 16, 4, 202);
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-ids", LR_KVA(LR_VARS + 16), "log_first_idx "
+	    "202, log_next_idx 56: expected multiples of 4 below log_buf_len "
+	    "256");
+	/* log_buf_len not a power of two. */
+	lr_le(mem + LR_VARS + 16, 4, 200);
+	lr_le(mem + LR_VARS + 8, 4, 260);
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-ring", LR_KVA(LR_VARS + 8), "log_buf_len 260: "
+	    "expected a power of two");
+	/* Record 1 (at 0 after the wrap) too long to leave a header. */
+	lr_le(mem + LR_VARS + 8, 4, 256);
+	lr_le(mem + LR_DESCS + 0 + 8, 2, 248);
+	ck_assert_int_eq(bads_of(mem, LR_PRINTK_LOG, NULL, &x), DK_OK);
+	one_bad(&x, "linux.log-record", LR_KVA(LR_DESCS + 8), "the record at "
+	    "index 0 of log_buf: length 248");
+}
+END_TEST
+
+/* dumpcheck: at most 8 places of a code, then one more counting them. */
+struct ck_found {
+	unsigned	 n, ncount, nvoff;
+	uint64_t	 more;
+};
+
+static void
+ck_keep(void *arg, const struct dk_finding *f)
+{
+	struct ck_found *c = arg;
+
+	if (strcmp(f->code, "linux.log-desc") != 0)
+		return;
+	c->n++;
+	if (strstr(f->msg, "more damaged places of this code") != NULL) {
+		c->ncount++;
+		c->more = f->count;
+	} else if (!f->has_offset)
+		c->nvoff++;	/* kdump: pages compressed, no offset */
+}
+
+START_TEST(test_check_capped)
+{
+	static uint8_t mem[LR_MEM], file[LR_FILE];
+	static const struct lr_rec r[12] = {
+		{ 1, "a", 0, 0 }, { 2, "b", 0, 0 }, { 3, "c", 0, 0 },
+		{ 4, "d", 0, 0 }, { 5, "e", 0, 0 }, { 6, "f", 0, 0 },
+		{ 7, "g", 0, 0 }, { 8, "h", 0, 0 }, { 9, "i", 0, 0 },
+		{ 10, "j", 0, 0 }, { 11, "k", 0, 0 }, { 12, "l", 0, 0 },
+	};
+	struct ck_found c = { 0 };
+	struct dk_check_opts co = { .finding = ck_keep, .arg = &c };
+	struct dk_check_result res;
+	struct dk_err err;
+	char vmci[3000];
+
+	memset(mem, 0, sizeof(mem));
+	lr_lockless(mem, r, 12, 100, 0);
+	/* Every descriptor holding another id: 12 damaged places. */
+	for (unsigned i = 0; i < 12; i++)
+		lr_le(mem + LR_DESCS + ((100 + i) % 16) * LR_DESC, 8,
+		    (100 + i + 32) | 2ull << 62);
+	lr_tables(mem);
+	lr_vmcoreinfo(vmci, sizeof(vmci), LR_LOCKLESS);
+	lr_kdump(mem, vmci, strlen(vmci), file);
+	ck_assert_int_eq(dk_check_mem(file, LR_FILE, "ring.kdump", &co, &res,
+	    &err), DK_OK);
+	ck_assert_uint_eq(c.n, 9);
+	ck_assert_uint_eq(c.ncount, 1);
+	ck_assert_uint_eq(c.more, 4);
+	ck_assert_uint_eq(c.nvoff, 8);
+	ck_assert_uint_ge(res.nerrors, 9);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------- */
 
 /* The fuzz target's seeds: a layout byte, then the window's bytes. */
 static void
@@ -974,6 +1234,9 @@ linux_suite(void)
 	tcase_add_test(lg, test_log_plain);
 	tcase_add_test(lg, test_log_damaged);
 	tcase_add_test(lg, test_log_damaged_old);
+	tcase_add_test(lg, test_check_lockless);
+	tcase_add_test(lg, test_check_printk_log);
+	tcase_add_test(lg, test_check_capped);
 	tcase_add_test(lg, test_seeds);
 	suite_add_tcase(s, real);
 	suite_add_tcase(s, walks);

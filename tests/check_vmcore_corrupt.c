@@ -33,7 +33,7 @@ static const char *const arches[] = {
 
 static const char *const producers[] = {
 	"kernel", "kernel-novmcoreinfo", "makedumpfile", "qemu-7.2",
-	"qemu-7.2-vmcoreinfo", "qemu-7.2-paging",
+	"qemu-7.2-vmcoreinfo", "qemu-7.2-paging", "makedumpfile,oldlog",
 };
 
 /* Findings a kind brings besides its own, and why that is right. */
@@ -231,11 +231,20 @@ START_TEST(test_coverage)
 {
 	const struct dk_check_code *c;
 	const struct fx_corruption *k;
-	size_t ncodes = 0;
+	size_t ncodes = 0, nlog = 0;
 
 	for (size_t i = 0; (c = dk_check_code_at(i)) != NULL; i++) {
 		int n = 0;
 
+		if (strncmp(c->code, "linux.log-", 10) == 0) {
+			nlog++;
+			for (size_t j = 0; (k = fx_corruption_at(j,
+			    FX_VMCORE)) != NULL; j++)
+				n += strcmp(k->codes, c->code) == 0;
+			ck_assert_msg(n == 1, "%s: %d vm-log-* kinds, not one",
+			    c->code, n);
+			continue;
+		}
 		if (strncmp(c->code, "vmcore.", 7) != 0)
 			continue;
 		ncodes++;
@@ -252,6 +261,7 @@ START_TEST(test_coverage)
 		    "with a reason", c->code);
 	}
 	ck_assert_uint_eq(ncodes, 19);
+	ck_assert_uint_eq(nlog, 9);
 	for (size_t j = 0; j < DK_ARRAY_LEN(no_kind); j++) {
 		int known = 0;
 

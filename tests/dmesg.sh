@@ -5,13 +5,19 @@
 # same file give the same bytes, and both equal the committed text; the
 # summary's last lines and panic come from the log; --json says which
 # log it is; a FreeBSD minidump's --dmesg is its --msgbuf; a Linux dump
-# without VMCOREINFO says what is missing.  With REAL_DUMPS=DIR (the
+# without VMCOREINFO says what is missing; damaged logs (the vm-log-*
+# kinds) against dumpcheck, dumpinfo --dmesg and makedumpfile, their
+# places computed from docs/linux-fixture.md (tests/logring.py); the
+# real dumps' logs without a finding.  With REAL_DUMPS=DIR (the
 # make-real-dumps.sh output, /tmp/realdumps/dumps), the whole makedumpfile
 # files too.  Ends with "N passed, N failed".
 set -u
 B=${B:-build}
 BIN=$(cd "$B/bin" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/dkdmesg.XXXXXX")
+# The damaged vmcores (64 MiB each) in memory unless TMPDIR says.
+TD=${TMPDIR:-/tmp}
+[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TD=/dev/shm
+T=$(mktemp -d "$TD/dkdmesg.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/tap.sh"
 
@@ -108,6 +114,112 @@ expect_exit "--dmesg with --read-pa: usage error" 3 "--dmesg and --read-pa" \
     "$BIN/dumpinfo" --dmesg --read-pa 0 "$REAL"
 expect_exit "--dmesg with --json: usage error" 3 "not with --dmesg" \
     "$BIN/dumpinfo" --dmesg --json "$REAL"
+
+# --- Damaged logs: the vm-log-* kinds (docs/dumpcheck.md) ---------------
+# On an amd64 fixture kernel of each layout, seed 5: tests/logring.py
+# computes from docs/linux-fixture.md alone where each kind's field is in
+# the file (every copy of it: the kernel-text PT_LOAD and the direct
+# map), checks the undamaged and the damaged value there, and the
+# records dumpinfo --dmesg must still print.  dumpcheck must report the
+# kind's code at the first copy's offset (the reader's) and no other
+# error or warning; on the kdump file of it (dumpconv --to kdump) the
+# code without an offset (the page is compressed), on the portable file
+# (dumpconv) at the offset of its copy there; dumpinfo --dmesg prints
+# those records, then the damage, exit 2.  makedumpfile 1.7.2
+# --dump-dmesg on the same file, a second opinion, is recorded: its exit
+# status and its text against ours (same: equal; more: ours is the start
+# of its text, which goes on past the damage, with garbage where noted).
+# KIND LAYOUT MAKEDUMPFILE-STATUS RELATION what makedumpfile does
+LOGKINDS='vm-log-ring lockless 0 same prints nothing, says nothing
+vm-log-ids lockless 0 more walks from the bad tail_id, skips the 9 descriptors of other ids without a word, prints all 8
+vm-log-desc lockless 0 same skips record 3 without a word
+vm-log-block lockless 0 other takes the positions modulo the ring: record 2 printed
+vm-log-text-len lockless 0 same cuts the text to its block too
+vm-log-seq lockless 0 same reads no seq
+vm-log-unreadable lockless 1 none fails: cannot convert the virtual address
+vm-log-ring oldlog 1 more Index outside log_buf: two lines of garbage first
+vm-log-ids oldlog 1 more Index outside log_buf: a line of garbage first
+vm-log-text-len oldlog 0 other prints 12 bytes of the next header as record 1 text
+vm-log-record oldlog 1 more Index outside log_buf after 100 KB of garbage
+vm-log-wrap oldlog 1 more Cycle when parsing dmesg detected, after record 3 again
+vm-log-unreadable oldlog 1 none fails: cannot convert the virtual address'
+TOP=$(pwd)
+for lay in lockless oldlog; do
+	v=kernel
+	[ "$lay" = oldlog ] && v=kernel,oldlog
+	"$BIN/dumpgen" -q --format vmcore --arch amd64 --variant "$v" \
+	    --mem 64M --seed 5 -f -o "$T/clean.vmcore"
+	out=$("$BIN/dumpcheck" --json "$T/clean.vmcore")
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q '"linux\.log-\|kernel log' <<<"$out" &&
+	    ok "$lay: the clean fixture's log: no finding, checked to its end" ||
+	    no "$lay: the clean fixture's log" "$rc $out"
+done
+while read -r kind lay mrc rel what; do
+	v=kernel
+	[ "$lay" = oldlog ] && v=kernel,oldlog
+	t="$kind ($lay)"
+	if [ ! -s "$T/clean.$lay" ]; then
+		"$BIN/dumpgen" -q --format vmcore --arch amd64 --variant "$v" \
+		    --mem 64M --seed 5 -f -o "$T/clean.$lay"
+	fi
+	"$BIN/dumpgen" -q --format vmcore --arch amd64 --variant "$v" \
+	    --mem 64M --seed 5 --corrupt "$kind" -f -o "$T/d.vmcore" &&
+	    "$BIN/dumpconv" -q -f "$T/d.vmcore" -o "$T/d.elf" &&
+	    "$BIN/dumpconv" -q -f --to kdump "$T/d.vmcore" -o "$T/d.kdump" ||
+	    { no "$t: written, converted"; continue; }
+	if ! want=$(python3 "$TOP/tests/logring.py" "$kind" "$lay" 5 \
+	    "$T/d.vmcore" "$T/clean.$lay" "$T/d.elf" "$T" 2>&1); then
+		no "$t: the damage where docs/linux-fixture.md puts it" "$want"
+		continue
+	fi
+	read -r code off poff <<<"$want"
+	ok "$t: the field at $off (every copy) holds the damage, the clean file the fixture's value"
+	for f in vmcore elf kdump; do
+		at=$off
+		[ $f = elf ] && at=$poff
+		[ $f = kdump ] && at=-
+		"$BIN/dumpcheck" --json "$T/d.$f" >"$T/j" 2>&1
+		rc=$?
+		python3 - "$T/j" "$code" "$at" <<'PY' && [ $rc -eq 1 ] &&
+import json, sys
+j = json.load(open(sys.argv[1]))["files"][0]["findings"]
+code, at = sys.argv[2], sys.argv[3]
+bad = [(f["code"], f.get("offset")) for f in j if f["severity"] != "note"]
+assert bad == [(code, None if at == "-" else at)], bad
+PY
+		    ok "$t, $f: dumpcheck reports $code at $at, nothing else, exit 1" ||
+		    no "$t, $f: dumpcheck: $code at $at" "$rc $(head -c 3000 "$T/j")"
+	done
+	"$BIN/dumpinfo" --dmesg "$T/d.vmcore" >"$T/ours" 2>"$T/err"
+	rc=$?
+	cmp -s "$T/ours" "$T/want.dmesg" && [ $rc -eq 2 ] &&
+	    grep -q ': the kernel log: ' "$T/err" &&
+	    ok "$t: dumpinfo --dmesg prints the $(wc -l <"$T/want.dmesg") lines still readable, then the damage, exit 2" ||
+	    no "$t: dumpinfo --dmesg" "rc $rc $(cat "$T/err"; diff "$T/ours" "$T/want.dmesg" | head)"
+	rm -f "$T/mdf"
+	timeout 60 makedumpfile --dump-dmesg "$T/d.vmcore" "$T/mdf" >"$T/mdf.log" 2>&1
+	rc=$?
+	case $rel in
+	same) cmp -s "$T/mdf" "$T/ours" ;;
+	more) [ -s "$T/mdf" ] && ! cmp -s "$T/mdf" "$T/ours" &&
+		cmp -s -n "$(wc -c <"$T/ours")" "$T/mdf" "$T/ours" ;;
+	other) [ -s "$T/mdf" ] && ! cmp -s "$T/mdf" "$T/ours" ;;
+	none) [ ! -e "$T/mdf" ] ;;
+	esac && [ $rc -eq "$mrc" ] &&
+	    ok "$t: makedumpfile --dump-dmesg exits $mrc, $rel: $what" ||
+	    no "$t: makedumpfile --dump-dmesg ($mrc, $rel: $what)" "rc $rc $(cat "$T/mdf.log")"
+done <<<"$LOGKINDS"
+# The real dumps: their logs have no finding (the real crash's is
+# walked to its end; the committed vmcores' cut or partial files lose it
+# to the cut: a note, not damage).
+for f in "$REAL" tests/data/vmcore/*.xz; do
+	out=$("$BIN/dumpcheck" --json "$f" 2>&1)
+	! grep -q '"linux\.log-' <<<"$out" &&
+	    { [ "$f" != "$REAL" ] || ! grep -q 'kernel log' <<<"$out"; } &&
+	    ok "$(basename "$f"): no linux.log-* finding" ||
+	    no "$(basename "$f"): a log finding" "$(grep -A3 'linux\.log-\|kernel log' <<<"$out")"
+done
 
 # The whole makedumpfile files of a make-real-dumps.sh run, if given.
 if [ -n "${REAL_DUMPS:-}" ] && [ -d "$REAL_DUMPS/mdf" ]; then
