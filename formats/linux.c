@@ -1151,10 +1151,12 @@ lx_plain(struct lx_log *lg, struct dk_err *err)
 	    DK_OK)
 		return st;
 	if (blen == 0 || blen > (1ull << LX_MAX_LOG_SHIFT) ||
-	    (blen & (blen - 1)) != 0)
-		return dk_err_set(err, DK_ECORRUPT, "%s: the kernel log: "
-		    "log_buf_len %ju: expected a power of two up to 2^%u",
-		    lg->d->src.name, (uintmax_t)blen, LX_MAX_LOG_SHIFT);
+	    (blen & (blen - 1)) != 0) {
+		lx_bad(lg, "linux.log-ring", len_sym, "log_buf_len %ju: "
+		    "expected a power of two up to 2^%u", (uintmax_t)blen,
+		    LX_MAX_LOG_SHIFT);
+		return lx_fatal(lg, err);
+	}
 	from = end < blen ? 0 : end & (blen - 1);
 	for (int part = 0; part < 2 && !lg->stopped; part++) {
 		uint64_t at = part == 0 ? from : 0;
