@@ -357,6 +357,8 @@ want=$(ps_want | awk '{ print $1, ($2 == 0 ? "-" : $2) }' | tr '\n' ' ')
 	no "dumpinfo --ps, damaged DWARF" "got '$got', want '$want'; $(cat "$T/dwd.err")"
 expect_exit "dumpcheck --kernel, p_pptr past struct proc: kernel.dwarf-layout (a warning), exit 0" 0 \
 	"kernel.dwarf-layout: .*p_pptr at offset 0x1000" "$B/bin/dumpcheck" --kernel "$T/dwd.k" "$T/dwd.md"
+expect_exit "dumpcheck --kernel's summary counts kernel.dwarf-layout as a warning" 0 \
+	": 0 errors, 1 warning, " "$B/bin/dumpcheck" --kernel "$T/dwd.k" "$T/dwd.md"
 
 # dumpcheck --kernel: the matching kernel, one of another build (seed:
 # another build-id), one of another layout; in a device image, whose

@@ -133,12 +133,13 @@ list_codes(void)
 
 static void
 kfinding(struct out *w, const char *code, enum dk_severity sev,
-    uint64_t *nerr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+    struct dk_check_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
-/* A finding of the --kernel checks, told as the engine's are. */
+/* A finding of the --kernel checks, told and counted as the engine's are. */
 static void
 kfinding(struct out *w, const char *code, enum dk_severity sev,
-    uint64_t *nerr, const char *fmt, ...)
+    struct dk_check_result *r, const char *fmt, ...)
 {
 	struct dk_finding f = { code, sev, 0, 0, 1, "" };
 	va_list ap;
@@ -146,7 +147,9 @@ kfinding(struct out *w, const char *code, enum dk_severity sev,
 	va_start(ap, fmt);
 	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
 	va_end(ap);
-	*nerr += sev == DK_SEV_ERROR;
+	r->nerrors += sev == DK_SEV_ERROR;
+	r->nwarnings += sev == DK_SEV_WARNING;
+	r->nnotes += sev == DK_SEV_NOTE;
 	on_finding(w, &f);
 }
 
@@ -164,10 +167,11 @@ one_line(char *buf, const char *s)
 /*
  * --kernel: does the image match the dump (its version string at its
  * address and in the kerneldumpheader, its build-id note), and can its
- * symbols' process list be walked?  The errors found, counted.
+ * symbols' process list be walked?  Its findings counted into r.
  */
-static uint64_t
-check_kernel(const struct opts *o, struct out *w, const char *path)
+static void
+check_kernel(const struct opts *o, struct out *w, const char *path,
+    struct dk_check_result *r)
 {
 	const char *k = o->check.kernel;
 	struct dk_ksym v = { "version", 0, 0 };
@@ -178,13 +182,12 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 	char kv[256] = "", dv[256] = "", pk[256], pd[256];
 	uint8_t id[64];
 	size_t n = 0;
-	uint64_t nerr = 0;
 	int compared = 0;
 
 	if (dk_open(path, &(struct dk_open_opts){ .arch = o->check.arch,
 	    .kernel = k, .page_size = o->check.page_size }, &d,
 	    &err) != DK_OK)
-		return 0;	/* the engine said why */
+		return;		/* the engine said why */
 	/* The version string: the image's, 16 bytes at a time. */
 	if (dk_kernel_symbols(k, &v, 1, &err) == DK_OK && v.found) {
 		while (n + 16 < sizeof(kv) && dk_kernel_bytes(k, v.value + n,
@@ -203,7 +206,7 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 		dv[sizeof(dv) - 1] = '\0';
 		if (memcmp(kv, dv, n + 1) != 0)
 			kfinding(w, "kernel.version-mismatch", DK_SEV_ERROR,
-			    &nerr, "%s: version at %#jx: the kernel has \"%s\", "
+			    r, "%s: version at %#jx: the kernel has \"%s\", "
 			    "the dump \"%s\"", k, (uintmax_t)v.value,
 			    one_line(pk, kv), one_line(pd, dv));
 	}
@@ -216,19 +219,19 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 		compared = 1;
 		if (m == 0 || strncmp(hv, kv, m) != 0)
 			kfinding(w, "kernel.version-mismatch", DK_SEV_ERROR,
-			    &nerr, "%s: the kerneldumpheader's versionstring "
+			    r, "%s: the kerneldumpheader's versionstring "
 			    "is \"%s\", the kernel's \"%s\"", k,
 			    one_line(pd, hv), one_line(pk, kv));
 	}
 	/* The build-id: the note at its section's address. */
 	kst = dk_kthreads_load(d, k, 0, &kt, &err);
 	if (kst == DK_OK && kt.layout.absurd)
-		kfinding(w, "kernel.dwarf-layout", DK_SEV_WARNING, &nerr,
+		kfinding(w, "kernel.dwarf-layout", DK_SEV_WARNING, r,
 		    "%s", kt.layout_note);
 	if (kst != DK_OK) {
 		/* An older kernel, without the debugger offsets: no list. */
 		if (err.code != DK_EUNSUP)
-			kfinding(w, "kernel.threads", DK_SEV_ERROR, &nerr,
+			kfinding(w, "kernel.threads", DK_SEV_ERROR, r,
 			    "%s", err.msg);
 		memset(&kt, 0, sizeof(kt));
 		(void)dk_kernel_build_id(k, kt.build_id, sizeof(kt.build_id),
@@ -246,16 +249,15 @@ check_kernel(const struct opts *o, struct out *w, const char *path)
 		}
 		if (memcmp(id, kt.build_id, kt.build_id_len) != 0)
 			kfinding(w, "kernel.build-id-mismatch", DK_SEV_ERROR,
-			    &nerr, "%s: build-id %s, the dump's memory at %#jx "
+			    r, "%s: build-id %s, the dump's memory at %#jx "
 			    "has %s", k, a, (uintmax_t)kt.build_id_va + 16, b);
 	}
 	if (!compared)
-		kfinding(w, "kernel.unverified", DK_SEV_NOTE, &nerr, "%s: "
+		kfinding(w, "kernel.unverified", DK_SEV_NOTE, r, "%s: "
 		    "neither its version string nor its build-id note is in "
 		    "the dump", k);
 	dk_kthreads_free(&kt);
 	dk_close(d);
-	return nerr;
 }
 
 /* Check one file (or, n > 1, the set of n files at paths); its exit status. */
@@ -286,7 +288,7 @@ check_one(const struct opts *o, struct json *j, const char *const *paths,
 	st = n > 1 ? dk_check_set(paths, n, &co, &res, &err) :
 	    dk_check(path, &co, &res, &err);
 	if (st == DK_OK && o->check.kernel != NULL)
-		res.nerrors += check_kernel(o, &w, path);
+		check_kernel(o, &w, path, &res);
 	if (st == DK_OK && w.pr.shown)
 		tool_progress_end(&w.pr, w.pr.done);
 	tool_progress_clear(&w.pr);
