@@ -29,6 +29,14 @@ $(KDUMPFILE_READ): $(B)/tests/kdumpfile_read.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(KDUMP_LIBS) $(LDLIBS)
 
+# The kdump re-encoding survey (formats/kdump_reenc.c): the residue the
+# portable file of a kdump dump would carry, per file.
+KDUMP_REENC = $(B)/tests/kdump_reenc
+
+$(KDUMP_REENC): $(B)/tests/kdump_reenc.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 .PHONY: check check-unit check-cli check-interop
 # Units first, then the tools end to end; one summary line each.
 check: all $(TESTS)
