@@ -1965,3 +1965,23 @@ dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
 	}
 	return 0;
 }
+
+int
+dk_kd_part_extent(struct dk_dump *d, size_t pi, uint64_t *meta_end,
+    uint64_t *size)
+{
+	struct dk_kdump *k = kd(d);
+
+	if (pi >= k->npart)
+		return 0;
+	*meta_end = k->part[pi].off_desc + k->part[pi].ndesc * KD_DESC_SIZE;
+	*size = k->part[pi].size;
+	return 1;
+}
+
+enum dk_status
+dk_kd_part_read(struct dk_dump *d, size_t pi, void *buf, size_t len,
+    uint64_t off, struct dk_err *err)
+{
+	return kd_read(&kd(d)->part[pi], buf, len, off, "page area", err);
+}

@@ -293,6 +293,16 @@ struct dk_kd_stored {
 int		dk_kd_stored_next(struct dk_dump *, struct dk_kd_stored *,
 		    uint8_t *raw, uint8_t *page, struct dk_err *);
 
+/*
+ * Part pi of d: where its descriptors end and its size (a flattened
+ * file's: the rearranged image's); 0 if there is no part pi.
+ */
+int		dk_kd_part_extent(struct dk_dump *, size_t pi,
+		    uint64_t *meta_end, uint64_t *size);
+/* Read [off, off + len) of part pi's (rearranged) image. */
+enum dk_status	dk_kd_part_read(struct dk_dump *, size_t pi, void *buf,
+		    size_t len, uint64_t off, struct dk_err *);
+
 /* How a kdump dump's stored pages re-encode (kdump_reenc.c). */
 struct dk_kd_reenc {
 	uint64_t	pages[4];	/* compressed pages: zlib lzo snappy zstd */
@@ -303,6 +313,9 @@ struct dk_kd_reenc {
 	int		 level[4];	/* at this level */
 	uint64_t	differ[4];	/* pages its re-encoding differs on */
 	uint64_t	residue;	/* their bytes */
+	uint64_t	gap;		/* bytes past the descriptors no page
+					 * holds (eraseinfo, holes) ... */
+	uint64_t	gap_nonzero;	/* ... and those of them not zero */
 };
 /*
  * Find, per codec, the encoder and level that reproduce d's first stored

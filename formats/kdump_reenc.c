@@ -132,6 +132,74 @@ kr_same(struct kr_state *s, const struct kr_cand *c, const uint8_t *page,
 	return n == size && memcmp(s->out, raw, n) == 0;
 }
 
+/* A stored page's bytes in its part. */
+struct kr_ext {
+	size_t		part;
+	uint64_t	off, size;
+};
+
+static int
+kr_ext_cmp(const void *a, const void *b)
+{
+	const struct kr_ext *x = a, *y = b;
+
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Count [lo, hi) of part pi into the gap bytes, and those not zero. */
+static enum dk_status
+kr_gap(struct dk_dump *d, size_t pi, uint64_t lo, uint64_t hi, uint8_t *buf,
+    struct dk_kd_reenc *r, struct dk_err *err)
+{
+	while (lo < hi) {
+		size_t n = hi - lo < KD_MAX_BLOCK ? (size_t)(hi - lo) :
+		    KD_MAX_BLOCK;
+		enum dk_status st;
+
+		if ((st = dk_kd_part_read(d, pi, buf, n, lo, err)) != DK_OK)
+			return st;
+		r->gap += n;
+		for (size_t i = 0; i < n; i++)
+			r->gap_nonzero += buf[i] != 0;
+		lo += n;
+	}
+	return DK_OK;
+}
+
+/*
+ * The bytes of each part past its descriptors that no stored page holds:
+ * what the residue carries besides pages (eraseinfo, non-zero holes).
+ */
+static enum dk_status
+kr_gaps(struct dk_dump *d, struct kr_ext *x, size_t n, uint8_t *buf,
+    struct dk_kd_reenc *r, struct dk_err *err)
+{
+	uint64_t meta, size;
+	size_t j = 0;
+	enum dk_status st;
+
+	if (n > 1)
+		qsort(x, n, sizeof(*x), kr_ext_cmp);
+	for (size_t pi = 0; dk_kd_part_extent(d, pi, &meta, &size); pi++) {
+		uint64_t at = meta;
+
+		for (; j < n && x[j].part == pi; j++) {
+			if (x[j].off > at && (st = kr_gap(d, pi, at,
+			    x[j].off < size ? x[j].off : size, buf, r, err)) !=
+			    DK_OK)
+				return st;
+			if (x[j].off + x[j].size > at)
+				at = x[j].off + x[j].size;
+		}
+		if (at < size && (st = kr_gap(d, pi, at, size, buf, r, err)) !=
+		    DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
 /* Does a candidate of codec ci reproduce all n pages sampled? */
 static int
 kr_perfect(const struct kr_cand *cand, size_t ncand, int ci,
@@ -172,6 +240,8 @@ dk_kd_reenc_survey(struct dk_dump *d, struct dk_kd_reenc *r,
 	uint8_t *raw = NULL, *page = NULL;
 	enum dk_status st = DK_OK;
 	struct kr_cand cand[KR_MAXCAND];
+	struct kr_ext *x = NULL;
+	size_t next = 0, capx = 0;
 	size_t ncand = kr_expand(cand, KR_MAXCAND);
 	int got;
 
@@ -202,6 +272,17 @@ dk_kd_reenc_survey(struct dk_dump *d, struct dk_kd_reenc *r,
 			r->shared++;
 			continue;
 		}
+		if (next == capx) {
+			struct kr_ext *nx;
+
+			capx = capx ? 2 * capx : 1024;
+			if ((nx = realloc(x, capx * sizeof(*x))) == NULL) {
+				st = dk_err_set(err, DK_ENOMEM, "out of memory");
+				goto out;
+			}
+			x = nx;
+		}
+		x[next++] = (struct kr_ext){ sp.part, sp.off, sp.size };
 		if (sp.codec == 0) {
 			if (zoff == UINT64_MAX && page[0] == 0 &&
 			    memcmp(page, page + 1, block - 1) == 0)
@@ -239,6 +320,8 @@ dk_kd_reenc_survey(struct dk_dump *d, struct dk_kd_reenc *r,
 		st = err->code;
 		goto out;
 	}
+	if ((st = kr_gaps(d, x, next, raw, r, err)) != DK_OK)
+		goto out;
 	/* Codecs of fewer pages than the sample. */
 	for (int ci = 0; ci < 4; ci++) {
 		if (chosen[ci] < 0 && seen[ci] > 0)
@@ -256,6 +339,7 @@ out:
 	ZSTD_freeCCtx(s.zc);
 	free(s.wrk);
 	free(s.out);
+	free(x);
 	free(page);
 	free(raw);
 	return st;

@@ -28,9 +28,10 @@ main(int argc, char **argv)
 		dk_close(d);
 		return 1;
 	}
-	printf("plain %ju shared %ju skipped %ju residue %ju\n",
-	    (uintmax_t)r.plain, (uintmax_t)r.shared, (uintmax_t)r.skipped,
-	    (uintmax_t)r.residue);
+	printf("plain %ju shared %ju skipped %ju residue %ju gap %ju "
+	    "nonzero %ju\n", (uintmax_t)r.plain, (uintmax_t)r.shared,
+	    (uintmax_t)r.skipped, (uintmax_t)r.residue, (uintmax_t)r.gap,
+	    (uintmax_t)r.gap_nonzero);
 	for (int i = 0; i < 4; i++)
 		if (r.pages[i] > 0)
 			printf("%s %ju pages: %s level %d, %ju differ\n",
