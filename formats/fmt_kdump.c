@@ -1935,8 +1935,10 @@ dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
 			continue;
 		}
 		sp->next++;
-		/* The PFN is not needed for the bytes; messages say the index. */
-		if (read_desc(k, sp->part, i, i, desc, err) != DK_OK)
+		/* Descriptor i is bitmap 2's i-th set bit from the part's start. */
+		sp->pfn = dk_bitmap_next(&k->bm2, i == 0 ? p->start : sp->pfn +
+		    1, 1);
+		if (read_desc(k, sp->part, i, sp->pfn, desc, err) != DK_OK)
 			return -1;
 		sp->desc_off = kd_phys(p, p->off_desc + i * KD_DESC_SIZE);
 		sp->off = dec_uint(desc, 8, k->e);
@@ -1958,7 +1960,7 @@ dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
 			return 1;
 		}
 		memcpy(k->cbuf, raw, (size_t)sp->size);
-		if (decompress(k, p, sp->codec, sp->size, sp->off, i, page,
+		if (decompress(k, p, sp->codec, sp->size, sp->off, sp->pfn, page,
 		    err) != DK_OK)
 			return -1;
 		return 1;

@@ -281,6 +281,7 @@ void		dk_kd_spec_free(struct dk_kd_wspec *);
 struct dk_kd_stored {
 	size_t		part;		/* set both to 0 to start */
 	uint64_t	next;
+	uint64_t	pfn;		/* the page's */
 	uint64_t	desc_off;	/* the descriptor's file offset */
 	uint64_t	off, size;	/* the page's bytes in the file */
 	unsigned	codec;		/* KD_DH_*; UINT32_MAX: not a page */

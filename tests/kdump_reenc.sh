@@ -16,6 +16,8 @@
 #   - One page of a libdeflate level-9 file replaced (with its descriptor's
 #     size) by Python's zlib level-1 encoding of the same page: the survey
 #     counts exactly that page, and its bytes, as residue.
+#   - A page that does not decode: the survey fails (exit 1) naming the
+#     PFN dumpcheck names for it.
 #
 # Needs python3, xz.  Ends with "N passed, N failed".
 set -u
@@ -147,6 +149,32 @@ then
 	    "one page re-encoded by another encoder: exactly 1 page differs"
 else
 	not_ok "python3: $(cat "$T/py.out")"
+fi
+
+# A page that does not decode: the survey fails naming its offset and the
+# PFN dumpcheck names for it (the validator walks the bitmap on its own).
+python3 - "$T/conv-zlib7.kdump" "$T/bad.kdump" \
+    "$("$BIN/dumpinfo" "$T/conv-zlib7.kdump" 2>/dev/null | awk '$1 == "descriptors" {print $3}')" <<'PY'
+import struct, sys
+f = bytearray(open(sys.argv[1], 'rb').read())
+d = int(sys.argv[3], 16)
+n = 0
+for i in range(100000):
+    off, size, flags, _ = struct.unpack_from('<QIIQ', f, d + 24 * i)
+    if flags & 1:
+        n += 1
+        if n == 50:
+            f[off + 2:off + 12] = b'\xff' * 10
+            break
+open(sys.argv[2], 'wb').write(f)
+PY
+pfn=$("$BIN/dumpcheck" "$T/bad.kdump" 2>&1 | sed -n 's/.*kdump.page-corrupt: PFN \(0x[0-9a-f]*\).*/\1/p' | head -1)
+if out=$("$SURVEY" "$T/bad.kdump" 2>&1); then
+	not_ok "a page that does not decode: the survey succeeds: $out"
+elif [ -n "$pfn" ] && grep -q "PFN $pfn: .* do not decompress" <<<"$out"; then
+	ok "a page that does not decode: exit 1, PFN $pfn as dumpcheck says"
+else
+	not_ok "a page that does not decode: dumpcheck PFN '$pfn', survey: $out"
 fi
 
 echo "$pass passed, $fail failed"
