@@ -1913,3 +1913,77 @@ const struct dk_format_ops dk_fmt_kdump = {
 	.sets		= 1,
 	.check		= &dk_kd_check,
 };
+
+/* ---------------------------------------------------------------------- */
+/* The stored pages as the file holds them (kdump_reenc.c: the way back   */
+/* from the portable file re-encodes them).                                */
+
+int
+dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
+    uint8_t *page, struct dk_err *err)
+{
+	struct dk_kdump *k = kd(d);
+	uint8_t desc[KD_DESC_SIZE];
+
+	while (sp->part < k->npart) {
+		struct kd_part *p = &k->part[sp->part];
+		uint64_t i = sp->next;
+
+		if (i >= p->ndesc) {
+			sp->part++;
+			sp->next = 0;
+			continue;
+		}
+		sp->next++;
+		/* Descriptor i is bitmap 2's i-th set bit from the part's start. */
+		sp->pfn = dk_bitmap_next(&k->bm2, i == 0 ? p->start : sp->pfn +
+		    1, 1);
+		if (read_desc(k, sp->part, i, sp->pfn, desc, err) != DK_OK)
+			return -1;
+		sp->desc_off = kd_phys(p, p->off_desc + i * KD_DESC_SIZE);
+		sp->off = dec_uint(desc, 8, k->e);
+		sp->size = dec_uint(desc + 8, 4, k->e);
+		sp->codec = (unsigned)dec_uint(desc + 12, 4, k->e) &
+		    KD_DH_CODECS;
+		sp->block = k->block;
+		if (sp->size == 0 || sp->size > k->block || sp->off > p->size ||
+		    sp->size > p->size - sp->off || (sp->codec & (sp->codec -
+		    1)) != 0) {
+			sp->codec = UINT32_MAX;		/* not a page: skip */
+			return 1;
+		}
+		if (kd_read(p, raw, (size_t)sp->size, sp->off, "page data",
+		    err) != DK_OK)
+			return -1;
+		if (sp->codec == 0) {
+			memcpy(page, raw, (size_t)sp->size);
+			return 1;
+		}
+		memcpy(k->cbuf, raw, (size_t)sp->size);
+		if (decompress(k, p, sp->codec, sp->size, sp->off, sp->pfn, page,
+		    err) != DK_OK)
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
+int
+dk_kd_part_extent(struct dk_dump *d, size_t pi, uint64_t *meta_end,
+    uint64_t *size)
+{
+	struct dk_kdump *k = kd(d);
+
+	if (pi >= k->npart)
+		return 0;
+	*meta_end = k->part[pi].off_desc + k->part[pi].ndesc * KD_DESC_SIZE;
+	*size = k->part[pi].size;
+	return 1;
+}
+
+enum dk_status
+dk_kd_part_read(struct dk_dump *d, size_t pi, void *buf, size_t len,
+    uint64_t off, struct dk_err *err)
+{
+	return kd_read(&kd(d)->part[pi], buf, len, off, "page area", err);
+}

@@ -277,4 +277,52 @@ const char	*dk_kd_machine(const char *row);
 /* Free what dk_kd_spec_from_dump allocated. */
 void		dk_kd_spec_free(struct dk_kd_wspec *);
 
+/* A walk over the stored pages of a kdump dump (dk_kd_stored_next). */
+struct dk_kd_stored {
+	size_t		part;		/* set both to 0 to start */
+	uint64_t	next;
+	uint64_t	pfn;		/* the page's */
+	uint64_t	desc_off;	/* the descriptor's file offset */
+	uint64_t	off, size;	/* the page's bytes in the file */
+	unsigned	codec;		/* KD_DH_*; UINT32_MAX: not a page */
+	uint64_t	block;
+};
+/*
+ * The next stored page of d (a kdump dump): its bytes into raw and the
+ * page they decode to into page (each a block); 1, 0 at the end, -1 on err.
+ */
+int		dk_kd_stored_next(struct dk_dump *, struct dk_kd_stored *,
+		    uint8_t *raw, uint8_t *page, struct dk_err *);
+
+/*
+ * Part pi of d: where its descriptors end and its size (a flattened
+ * file's: the rearranged image's); 0 if there is no part pi.
+ */
+int		dk_kd_part_extent(struct dk_dump *, size_t pi,
+		    uint64_t *meta_end, uint64_t *size);
+/* Read [off, off + len) of part pi's (rearranged) image. */
+enum dk_status	dk_kd_part_read(struct dk_dump *, size_t pi, void *buf,
+		    size_t len, uint64_t off, struct dk_err *);
+
+/* How a kdump dump's stored pages re-encode (kdump_reenc.c). */
+struct dk_kd_reenc {
+	uint64_t	pages[4];	/* compressed pages: zlib lzo snappy zstd */
+	uint64_t	plain;		/* stored as they are */
+	uint64_t	shared;		/* descriptors on a page seen before */
+	uint64_t	skipped;	/* descriptors that are not a page */
+	const char	*enc[4];	/* the encoder chosen per codec */
+	int		 level[4];	/* at this level */
+	uint64_t	differ[4];	/* pages its re-encoding differs on */
+	uint64_t	residue;	/* their bytes */
+	uint64_t	gap;		/* bytes past the descriptors no page
+					 * holds (eraseinfo, holes) ... */
+	uint64_t	gap_nonzero;	/* ... and those of them not zero */
+};
+/*
+ * Find, per codec, the encoder and level that reproduce d's first stored
+ * pages, then re-encode every stored page with it and count what differs.
+ */
+enum dk_status	dk_kd_reenc_survey(struct dk_dump *, struct dk_kd_reenc *,
+		    struct dk_err *);
+
 #endif /* DK_KDUMP_H */

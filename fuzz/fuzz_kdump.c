@@ -17,6 +17,9 @@
  *     (DK_OFF_PAGED); reading each run's first and last bytes returns
  *     DK_OK, DK_ENOTDUMPED, DK_ECORRUPT or DK_ETRUNC with a message,
  *     never crashes; physical ranges ascend; attributes are well formed;
+ *     with no options, the re-encoding survey (kdump_reenc.c) too: on
+ *     success no codec has more pages differing than pages, the gap's
+ *     non-zero bytes are at most its bytes; on failure a message;
  *  2. dk_check_mem (quick): the validator's rules (check_kdump.c; its
  *     full pass has targets of its own, fuzz_kdump_check.c and others).
  *
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "dkcheck.h"
+#include "kdump.h"
 #include "private.h"
 #include "fuzz.h"
 
@@ -85,6 +89,23 @@ fz_dump(struct dk_dump *d)
 	fz_read(d, UINT64_MAX - 64, buf, 16);
 }
 
+/* The re-encoding survey: its counts hold together, or it says why not. */
+static void
+fz_reenc(struct dk_dump *d)
+{
+	struct dk_kd_reenc r;
+	struct dk_err err;
+
+	if (dk_kd_reenc_survey(d, &r, &err) != DK_OK) {
+		FZ_CHECK(err.msg[0] != '\0');
+		return;
+	}
+	for (int c = 0; c < 4; c++)
+		FZ_CHECK(r.differ[c] <= r.pages[c] &&
+		    (r.pages[c] == 0) == (r.enc[c] == NULL));
+	FZ_CHECK(r.gap_nonzero <= r.gap);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -100,8 +121,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (dk_open_mem(data, size, "fuzz", &opts[i], &d, &err) ==
 		    DK_OK) {
-			if (strcmp(dk_info(d)->format, "kdump") == 0)
+			if (strcmp(dk_info(d)->format, "kdump") == 0) {
 				fz_dump(d);
+				if (i == 0)
+					fz_reenc(d);
+			}
 			dk_close(d);
 		} else
 			FZ_CHECK(err.msg[0] != '\0');

@@ -29,6 +29,14 @@ $(KDUMPFILE_READ): $(B)/tests/kdumpfile_read.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(KDUMP_LIBS) $(LDLIBS)
 
+# The kdump re-encoding survey (formats/kdump_reenc.c): the residue the
+# portable file of a kdump dump would carry, per file.
+KDUMP_REENC = $(B)/tests/kdump_reenc
+
+$(KDUMP_REENC): $(B)/tests/kdump_reenc.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
 .PHONY: check check-unit check-cli check-interop
 # Units first, then the tools end to end; one summary line each.
 check: all $(TESTS)
@@ -51,6 +59,7 @@ check: all $(TESTS)
 	@$(MAKE) --no-print-directory check-vmcore-kernel
 	@$(MAKE) --no-print-directory check-vmcore-portable
 	@$(MAKE) --no-print-directory check-kdump-write
+	@$(MAKE) --no-print-directory check-kdump-reenc
 
 check-unit: $(TESTS)
 	@fail=0; for t in $(TESTS); do \
@@ -171,7 +180,7 @@ SUITE_GOALS = check check-unit check-cli check-interop check-dumpcheck \
 	      check-kdump-corrupt \
 	      check-install check-layout check-cross fuzz-replay check-kthreads \
 	      check-dmesg check-vmcore-write check-vmcore-kernel \
-	      check-vmcore-portable check-kdump-write
+	      check-vmcore-portable check-kdump-write check-kdump-reenc
 $(SUITE_GOALS): export DUMPKIT_NO_FSYNC = 1
 $(SUITE_GOALS): export CK_DEFAULT_TIMEOUT ?= 60
 $(SUITE_GOALS): export CK_TIMEOUT_MULTIPLIER ?= 3
@@ -220,3 +229,9 @@ $(KDUMPFILE_KDUMP): $(B)/tests/kdumpfile_kdump.o $(LIB)
 .PHONY: check-kdump-write
 check-kdump-write: all $(KDUMPFILE_KDUMP)
 	@B=$(B) KDUMPFILE_KDUMP=$(KDUMPFILE_KDUMP) bash tests/kdump_write.sh
+
+# How kdump files' stored pages re-encode: the encoder of each producer,
+# the residue source kind 5 would carry (tests/kdump_reenc.sh).
+.PHONY: check-kdump-reenc
+check-kdump-reenc: all $(KDUMP_REENC)
+	@B=$(B) bash tests/kdump_reenc.sh
