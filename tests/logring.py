@@ -6,7 +6,10 @@
 # the kind writes (and CLEAN the undamaged one), writes OUTDIR/want.dmesg
 # (the records dumpinfo --dmesg must still print), and prints
 # "CODE OFFSET PORTABLE_OFFSET" (offsets "-" where there is none).
-import struct, sys
+import os, struct, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_log import line, records
 
 kind, layout, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 damaged, clean, portable, out = sys.argv[4:8]
@@ -66,25 +69,7 @@ text_pa = page_pa + 4096                # then the text: 2 pages, reversed
 def text_field(i):                      # byte i of the text ring
     return text_pa + (1 - i // 4096) * 4096 + i % 4096
 
-WHAT = ["Linux version 6.1.0-dumpkit (fixture)",
-        "Command line: console=ttyS0 crashkernel=256M",
-        "Memory: fixture machine, pattern in every page",
-        "dumpkit: a record of two lines\nthe second line",
-        "sysrq: Trigger a crash",
-        "Kernel panic - not syncing: sysrq triggered crash",
-        "CPU: 0 PID: 1 Comm: sh Not tainted 6.1.0-dumpkit",
-        "Kernel Offset: disabled"]
-recs = []
-for i in range(8):
-    ts = (i + 1) ** 2 * 10 ** 9 // 7 + (seed % 1000) * 1000
-    recs.append((ts, "seed %d record %d level %d: %s" % (seed, i,
-                                                        (seed + i) % 8, WHAT[i])))
-
-def line(ts, text):
-    p = "[%5d.%06d] " % (ts // 10 ** 9, ts % 10 ** 9 // 1000)
-    t = ''.join(c if c == '\n' or 0x20 <= ord(c) < 0x7f else '\\x%02x' % ord(c)
-                for c in text)
-    return p + t.replace('\n', '\n' + ' ' * len(p)) + '\n'
+recs = records(seed)                    # tests/fixture_log.py
 
 # Where the records are (docs/linux-fixture.md, "The log").
 id0 = 80 + seed % 16

@@ -34,28 +34,6 @@ T=$(mktemp -d "$TD/dkvmk.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$HERE/tap.sh"
 
-# The log of seed S, as docs/linux-fixture.md defines it and makedumpfile
-# --dump-dmesg prints it.
-cat > "$T/want.py" <<'EOF'
-import sys
-seed = int(sys.argv[1])
-what = [
-    "Linux version 6.1.0-dumpkit (fixture)",
-    "Command line: console=ttyS0 crashkernel=256M",
-    "Memory: fixture machine, pattern in every page",
-    "dumpkit: a record of two lines\nthe second line",
-    "sysrq: Trigger a crash",
-    "Kernel panic - not syncing: sysrq triggered crash",
-    "CPU: 0 PID: 1 Comm: sh Not tainted 6.1.0-dumpkit",
-    "Kernel Offset: disabled",
-]
-for i, w in enumerate(what):
-    ts = (i + 1) * (i + 1) * 10**9 // 7 + seed % 1000 * 1000
-    pre = "[%5d.%06d] " % (ts // 10**9, ts % 10**9 // 1000)
-    text = "seed %d record %d level %d: %s" % (seed, i, (seed + i) % 8, w)
-    sys.stdout.write(pre + text.replace("\n", "\n" + " " * len(pre)) + "\n")
-EOF
-
 hexat() {	# FILE VA LEN: dumpinfo's bytes at the kernel VA, in hex
 	"$BIN/dumpinfo" --raw --read-va "$2:$3" "$1" 2>"$T/rerr" |
 	    od -An -v -tx1 | tr -d ' \n'
@@ -101,7 +79,7 @@ while read -r row lay page ram dmap kva kpa vmalloc; do
 		v=; [ $lay != - ] && v=$lay
 		[ $log = oldlog ] && v=${v:+$v,}oldlog
 		d="$row${v:+ $v}"
-		python3 "$T/want.py" $seed > "$T/want"
+		python3 "$HERE/fixture_log.py" $seed > "$T/want"
 		prods="kernel"
 		[ $vmalloc != - ] && prods="kernel qemu-7.2-vmcoreinfo"
 		[ $row = amd64 ] && prods="kernel makedumpfile qemu-7.2-vmcoreinfo"
@@ -190,7 +168,7 @@ rm -f "$f"
 # tables; dumpinfo and makedumpfile print the log from it.
 "$BIN/dumpgen" -q -f --format vmcore --arch amd64 --variant 5-level --mem 64M \
     --seed 11 -o "$T/k.vmcore"
-python3 "$T/want.py" 11 > "$T/want"
+python3 "$HERE/fixture_log.py" 11 > "$T/want"
 if "$BIN/dumpconv" -q --to kdump "$T/k.vmcore" -o "$T/k.kdump" 2>"$T/err"; then
 	"$BIN/dumpinfo" --dmesg "$T/k.kdump" > "$T/ours" 2>&1
 	cmp -s "$T/ours" "$T/want" && ok "its kdump file: dumpinfo --dmesg is the seed's log" ||
