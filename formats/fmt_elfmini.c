@@ -419,7 +419,9 @@ piece_next(struct dk_dump *d, const struct dk_plan *pl, struct piece_iter *pi,
 			pi->pa = v->pa;
 			pi->prot = v->prot;
 		} else {
-			if (!dk_run_next(d, &pi->it, &pi->r))
+			if (!(pl->kind->prun_next != NULL ?
+			    pl->kind->prun_next(d, &pi->it, &pi->r) :
+			    dk_run_next(d, &pi->it, &pi->r)))
 				return 0;
 			pi->pa = pi->r.pa;
 			pi->prot = DK_PROT_W | DK_PROT_X;
@@ -581,7 +583,8 @@ window_runs(struct dk_dump *d, struct dk_plan *pl, uint64_t *cap,
 
 		if (win->kind == DK_WIN_DIRECT_MAP || win->end <= win->va)
 			continue;
-		while (dk_run_next(d, &it, &r)) {
+		while (pl->kind->prun_next != NULL ? pl->kind->prun_next(d,
+		    &it, &r) : dk_run_next(d, &it, &r)) {
 			uint64_t lo = r.pa > win->pa ? r.pa : win->pa;
 			uint64_t hi = r.pa + r.len < wend ? r.pa + r.len : wend;
 			uint64_t va = win->va + (lo - win->pa), end;
@@ -1031,7 +1034,9 @@ write_elfmini(struct dk_dump *d, struct dk_sink *s, struct dk_plan *pl,
 			    end - i * ps, err);
 			i = j;
 		}
-	} else if (st == DK_OK)
+	} else if (st == DK_OK && pl->kind->data != NULL)
+		st = pl->kind->data(d, pl, s, err);
+	else if (st == DK_OK)
 		st = dk_sink_copy(s, &d->src, pl->src_off, pl->present, err);
 	if (st == DK_OK)
 		st = dk_sink_finish(s, err);

@@ -104,6 +104,8 @@ struct kd_part {
 	const char	*name;
 	uint32_t	 index;		/* in the set as given */
 	int		 flat;		/* flattened: read through ext */
+	int		 mapped;	/* read through ext too: a portable
+					 * file's source header note */
 	int		 flat_end;	/* its end marker was found */
 	struct kd_ext	*ext;		/* sorted, disjoint */
 	size_t		 next;
@@ -143,6 +145,21 @@ struct dk_kdump {
 	size_t		 dc_part;
 	uint64_t	 dc_off;
 	size_t		 dc_len;
+	/*
+	 * The pages the files hold (bitmap 2's whose descriptor and data
+	 * are in the file): all of bitmap 2 (held_all), or held.  Built
+	 * when first asked (kd_held).
+	 */
+	int		 held_built, held_all;
+	struct dk_bitmap held;
+	/*
+	 * Read from a portable file (kdump_port.c): the decoded pages from
+	 * pdata on, one per held page in PFN order; port is kdump_port.c's.
+	 */
+	int		 portable;
+	uint64_t	 pdata;
+	void		*port;
+	void		(*port_free)(void *);
 };
 
 static struct dk_kdump *
@@ -150,6 +167,8 @@ kd(const struct dk_dump *d)
 {
 	return d->priv;
 }
+
+static enum dk_status kd_held(struct dk_dump *, struct dk_err *);
 
 /* ---------------------------------------------------------------------- */
 /* Probe.                                                                  */
@@ -422,14 +441,15 @@ kd_read(const struct kd_part *p, void *buf, size_t len, uint64_t off,
 	uint8_t *out = buf;
 	size_t lo = 0, hi;
 
-	if (!p->flat)
+	if (!p->flat && !p->mapped)
 		return dk_src_pread(p->src, buf, len, off, what, err);
 	if (off > p->size || len > p->size - off) {
 		dk_err_at(err, DK_ETRUNC, p->name, off, "%s needs %zu bytes "
-		    "at offset %#jx of the dump, but the flattened file's "
-		    "records end at %#jx%s", what, len, (uintmax_t)off,
-		    (uintmax_t)p->size, p->flat_end ? "" : " (the file is cut "
-		    "short: no end marker)");
+		    "at offset %#jx of the dump, but %s end at %#jx%s", what,
+		    len, (uintmax_t)off, p->flat ? "the flattened file's "
+		    "records" : "the kdump file the portable file holds",
+		    (uintmax_t)p->size, !p->flat || p->flat_end ? "" : " (the "
+		    "file is cut short: no end marker)");
 		err->file = p->index;
 		return DK_ETRUNC;
 	}
@@ -472,7 +492,7 @@ kd_read(const struct kd_part *p, void *buf, size_t len, uint64_t off,
 static uint64_t
 kd_phys(const struct kd_part *p, uint64_t off)
 {
-	if (!p->flat)
+	if (!p->flat && !p->mapped)
 		return off;
 	for (size_t i = 0; i < p->next; i++)
 		if (off >= p->ext[i].lo && off - p->ext[i].lo < p->ext[i].len)
@@ -1115,6 +1135,19 @@ part_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/*
+ * Does descriptor q of part p describe a page the file holds: a size of
+ * at most a block, its bytes inside the file?  (count_present's rule.)
+ */
+static int
+desc_held(const struct dk_kdump *k, const struct kd_part *p, const uint8_t *q)
+{
+	uint64_t off = dec_uint(q, 8, k->e), sz = dec_uint(q + 8, 4, k->e);
+
+	return sz > 0 && sz <= k->block && off <= p->size &&
+	    sz <= p->size - off;
+}
+
 /* The dump's pages each file holds whole; a scan only if one is cut. */
 static enum dk_status
 count_present(struct dk_dump *d, struct dk_err *err)
@@ -1139,11 +1172,7 @@ count_present(struct dk_dump *d, struct dk_err *err)
 		if (have == p->ndesc && !(p->status & KD_DH_INCOMPLETE) &&
 		    kd_read(p, last, sizeof(last), p->off_desc + (p->ndesc -
 		    1) * KD_DESC_SIZE, "page descriptor", err) == DK_OK) {
-			uint64_t off = dec_uint(last, 8, k->e);
-			uint64_t sz = dec_uint(last + 8, 4, k->e);
-
-			if (sz > 0 && sz <= k->block && off <= p->size &&
-			    sz <= p->size - off) {
+			if (desc_held(k, p, last)) {
 				d->info.npages_present += p->ndesc;
 				continue;
 			}
@@ -1160,15 +1189,9 @@ count_present(struct dk_dump *d, struct dk_err *err)
 			    done * KD_DESC_SIZE, "page descriptors", err)) !=
 			    DK_OK)
 				goto out;
-			for (size_t j = 0; j < n; j++) {
-				const uint8_t *q = buf + j * KD_DESC_SIZE;
-				uint64_t off = dec_uint(q, 8, k->e);
-				uint64_t sz = dec_uint(q + 8, 4, k->e);
-
-				if (sz > 0 && sz <= k->block &&
-				    off <= p->size && sz <= p->size - off)
-					d->info.npages_present++;
-			}
+			for (size_t j = 0; j < n; j++)
+				d->info.npages_present += desc_held(k, p,
+				    buf + j * KD_DESC_SIZE);
 			done += n;
 		}
 	}
@@ -1318,8 +1341,14 @@ settle_arch(struct dk_dump *d, const struct dk_arch *row,
 
 static void kd_close(struct dk_dump *);
 
+/*
+ * Open d: its files (m NULL), or the kdump file a portable file holds
+ * (kdump_port.c): one part, its bytes [0, m->hlen) the source header
+ * note's at m->hoff, m->size bytes in all.
+ */
 static enum dk_status
-kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+kd_setup(struct dk_dump *d, const struct dk_open_opts *o,
+    const struct dk_kd_map *m, struct dk_err *err)
 {
 	struct dk_kdump *k;
 	uint8_t hb[KD_HDR_READ] = { 0 }, *buf = NULL;
@@ -1352,6 +1381,18 @@ kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 		p->name = i == 0 ? d->src.name : d->part[i].name;
 		p->index = (uint32_t)i;
 		p->size = p->src->size;
+		if (m != NULL) {
+			if ((p->ext = malloc(sizeof(*p->ext))) == NULL)
+				return dk_err_set(err, DK_ENOMEM, "%s: out of "
+				    "memory", d->src.name);
+			p->ext[0] = (struct kd_ext){ 0, m->hlen, m->hoff };
+			p->next = 1;
+			p->mapped = 1;
+			p->size = m->size;
+			k->portable = 1;
+			k->pdata = m->data;
+			continue;
+		}
 		n = p->src->size < sizeof(sig) ? (size_t)p->src->size :
 		    sizeof(sig);
 		if ((st = dk_src_pread(p->src, sig, n, 0, "signature", err)) !=
@@ -1548,6 +1589,24 @@ out:
 	return st;
 }
 
+static enum dk_status
+kd_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
+{
+	return kd_setup(d, o, NULL, err);
+}
+
+enum dk_status
+dk_kd_open_mapped(struct dk_dump *d, const struct dk_kd_map *m,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	d->fmt = &dk_fmt_kdump;
+	if ((st = kd_setup(d, NULL, m, err)) != DK_OK)
+		return st;
+	return kd_held(d, err);
+}
+
 static void
 kd_close(struct dk_dump *d)
 {
@@ -1559,6 +1618,9 @@ kd_close(struct dk_dump *d)
 		free(k->part[i].ext);
 	free(k->part);
 	dk_bitmap_free(&k->bm2);
+	dk_bitmap_free(&k->held);
+	if (k->port_free != NULL)
+		k->port_free(k->port);
 	free(k->cbuf);
 	if (k->zs_ready)
 		inflateEnd(&k->zs);
@@ -1622,6 +1684,12 @@ kd_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *off,
 		    (uintmax_t)k->max_mapnr);
 	if (dk_bitmap_test(&k->bm2, pfn)) {
 		*off = DK_OFF_PAGED;
+		/* From a portable file: the page decoded, at its rank. */
+		if (k->portable && (k->held_all || dk_bitmap_test(&k->held,
+		    pfn)))
+			*off = k->pdata + (dk_bitmap_rank(k->held_all ?
+			    &k->bm2 : &k->held, pfn) << d->page_shift) +
+			    (pa & (d->page_size - 1));
 		return DK_OK;
 	}
 	if (find_part(k, pfn) == NULL) {
@@ -1866,19 +1934,109 @@ kd_read_page(struct dk_dump *d, uint64_t pa, void *page, struct dk_err *err)
 	return decompress(k, p, codec, size, off, pfn, page, err);
 }
 
+/*
+ * The next run of bitmap 2 (the held pages where held is given) from
+ * it->next_bit on; its PFNs [*b, *e).
+ */
+static int
+bm_run(const struct dk_bitmap *bm, struct dk_run_iter *it, uint64_t *b,
+    uint64_t *e)
+{
+	if ((*b = dk_bitmap_next(bm, it->next_bit, 1)) >= bm->nbits)
+		return 0;
+	*e = dk_bitmap_next(bm, *b, 0);
+	it->next_bit = *e;
+	return 1;
+}
+
 static int
 kd_run_next(const struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
 {
 	const struct dk_kdump *k = kd(d);
-	uint64_t b = dk_bitmap_next(&k->bm2, it->next_bit, 1), e;
+	uint64_t b, e;
 
-	if (b >= k->bm2.nbits)
+	if (k->portable)
+		return dk_kd_held_next((struct dk_dump *)d, it, r, k->pdata);
+	if (!bm_run(&k->bm2, it, &b, &e))
 		return 0;
-	e = dk_bitmap_next(&k->bm2, b, 0);
 	r->pa = b << d->page_shift;
 	r->len = (e - b) << d->page_shift;
 	r->offset = DK_OFF_PAGED;
-	it->next_bit = e;
+	return 1;
+}
+
+/*
+ * The held pages: every page of bitmap 2 when every descriptor holds
+ * one, else a bitmap from one pass over the descriptors.
+ */
+static enum dk_status
+kd_held(struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_kdump *k = kd(d);
+	uint8_t *buf;
+	enum dk_status st;
+
+	if (k->held_built)
+		return DK_OK;
+	if (d->info.npages_present == d->info.npages) {
+		k->held_all = k->held_built = 1;
+		return DK_OK;
+	}
+	if ((st = dk_bitmap_init(&k->held, k->max_mapnr, err)) != DK_OK)
+		return st;
+	if ((buf = malloc(KD_SCAN_CHUNK)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "%s: out of memory",
+		    d->src.name);
+	for (size_t i = 0; i < k->npart; i++) {
+		struct kd_part *p = &k->part[i];
+		uint64_t have, done = 0, pfn = p->start;
+
+		have = p->size < p->off_desc ? 0 : (p->size - p->off_desc) /
+		    KD_DESC_SIZE;
+		if (have > p->ndesc)
+			have = p->ndesc;
+		while (done < have) {
+			size_t n = have - done < KD_SCAN_CHUNK / KD_DESC_SIZE ?
+			    (size_t)(have - done) : KD_SCAN_CHUNK / KD_DESC_SIZE;
+
+			if ((st = kd_read(p, buf, n * KD_DESC_SIZE, p->off_desc +
+			    done * KD_DESC_SIZE, "page descriptors", err)) !=
+			    DK_OK) {
+				free(buf);
+				return st;
+			}
+			for (size_t j = 0; j < n; j++, pfn++) {
+				pfn = dk_bitmap_next(&k->bm2, pfn, 1);
+				if (desc_held(k, p, buf + j * KD_DESC_SIZE))
+					dk_bitmap_set(&k->held, pfn);
+			}
+			done += n;
+		}
+	}
+	free(buf);
+	if ((st = dk_bitmap_index(&k->held, err)) != DK_OK)
+		return st;
+	k->held_built = 1;
+	return DK_OK;
+}
+
+int
+dk_kd_held_next(struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r,
+    uint64_t base)
+{
+	struct dk_kdump *k = kd(d);
+	struct dk_err e2;
+	const struct dk_bitmap *bm;
+	uint64_t b, e;
+
+	if (kd_held(d, &e2) != DK_OK)
+		return 0;
+	bm = k->held_all ? &k->bm2 : &k->held;
+	if (!bm_run(bm, it, &b, &e))
+		return 0;
+	r->pa = b << d->page_shift;
+	r->len = (e - b) << d->page_shift;
+	r->offset = base + (dk_bitmap_rank(bm, b) << d->page_shift);
 	return 1;
 }
 
@@ -1919,8 +2077,7 @@ const struct dk_format_ops dk_fmt_kdump = {
 /* from the portable file re-encodes them).                                */
 
 int
-dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
-    uint8_t *page, struct dk_err *err)
+dk_kd_desc_next(struct dk_dump *d, struct dk_kd_stored *sp, struct dk_err *err)
 {
 	struct dk_kdump *k = kd(d);
 	uint8_t desc[KD_DESC_SIZE];
@@ -1946,26 +2103,36 @@ dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
 		sp->codec = (unsigned)dec_uint(desc + 12, 4, k->e) &
 		    KD_DH_CODECS;
 		sp->block = k->block;
-		if (sp->size == 0 || sp->size > k->block || sp->off > p->size ||
-		    sp->size > p->size - sp->off || (sp->codec & (sp->codec -
-		    1)) != 0) {
+		if (!desc_held(k, p, desc) || (sp->codec & (sp->codec - 1)) != 0)
 			sp->codec = UINT32_MAX;		/* not a page: skip */
-			return 1;
-		}
-		if (kd_read(p, raw, (size_t)sp->size, sp->off, "page data",
-		    err) != DK_OK)
-			return -1;
-		if (sp->codec == 0) {
-			memcpy(page, raw, (size_t)sp->size);
-			return 1;
-		}
-		memcpy(k->cbuf, raw, (size_t)sp->size);
-		if (decompress(k, p, sp->codec, sp->size, sp->off, sp->pfn, page,
-		    err) != DK_OK)
-			return -1;
 		return 1;
 	}
 	return 0;
+}
+
+int
+dk_kd_stored_next(struct dk_dump *d, struct dk_kd_stored *sp, uint8_t *raw,
+    uint8_t *page, struct dk_err *err)
+{
+	struct dk_kdump *k = kd(d);
+	struct kd_part *p;
+	int got = dk_kd_desc_next(d, sp, err);
+
+	if (got != 1 || sp->codec == UINT32_MAX)
+		return got;
+	p = &k->part[sp->part];
+	if (kd_read(p, raw, (size_t)sp->size, sp->off, "page data", err) !=
+	    DK_OK)
+		return -1;
+	if (sp->codec == 0) {
+		memcpy(page, raw, (size_t)sp->size);
+		return 1;
+	}
+	memcpy(k->cbuf, raw, (size_t)sp->size);
+	if (decompress(k, p, sp->codec, sp->size, sp->off, sp->pfn, page,
+	    err) != DK_OK)
+		return -1;
+	return 1;
 }
 
 int
@@ -1986,4 +2153,39 @@ dk_kd_part_read(struct dk_dump *d, size_t pi, void *buf, size_t len,
     uint64_t off, struct dk_err *err)
 {
 	return kd_read(&kd(d)->part[pi], buf, len, off, "page area", err);
+}
+
+void
+dk_kd_facts(const struct dk_dump *d, struct dk_kd_facts *f)
+{
+	const struct dk_kdump *k = kd(d);
+	const struct kd_part *p = &k->part[k->first];
+	int v5 = k->version >= 5 && !k->diskdump;
+
+	memset(f, 0, sizeof(*f));
+	f->nparts = k->npart;
+	f->flat = p->flat;
+	f->split = p->split;
+	f->portable = k->portable;
+	if (!k->diskdump && k->version >= 4) {
+		f->note_off = k->sub.v[KD_F_OFFSET_NOTE];
+		f->note_size = k->sub.v[KD_F_SIZE_NOTE];
+	}
+	if (v5) {
+		f->erase_off = k->sub.v[KD_F_OFFSET_ERASEINFO];
+		f->erase_size = k->sub.v[KD_F_SIZE_ERASEINFO];
+	}
+}
+
+void
+dk_kd_set_port(struct dk_dump *d, void *p, void (*fr)(void *))
+{
+	kd(d)->port = p;
+	kd(d)->port_free = fr;
+}
+
+void *
+dk_kd_port(const struct dk_dump *d)
+{
+	return d->fmt == &dk_fmt_kdump ? kd(d)->port : NULL;
 }

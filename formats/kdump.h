@@ -294,6 +294,45 @@ struct dk_kd_stored {
 int		dk_kd_stored_next(struct dk_dump *, struct dk_kd_stored *,
 		    uint8_t *raw, uint8_t *page, struct dk_err *);
 
+/* The next descriptor of d, as dk_kd_stored_next, without its page. */
+int		dk_kd_desc_next(struct dk_dump *, struct dk_kd_stored *,
+		    struct dk_err *);
+
+/*
+ * The next run of the pages d's files hold (bitmap 2's, less those whose
+ * descriptor or data the file does not have), at base plus its first
+ * page's rank among them times the block size.
+ */
+int		dk_kd_held_next(struct dk_dump *, struct dk_run_iter *,
+		    struct dk_run *, uint64_t base);
+
+/* What the portable module (kdump_port.c) asks of an open kdump dump. */
+struct dk_kd_facts {
+	size_t		nparts;
+	int		flat;		/* part 0 is flattened */
+	int		split;		/* ... a part of a --split set */
+	int		portable;	/* read from a portable file */
+	uint64_t	note_off, note_size;	/* the sub header's ELF notes */
+	uint64_t	erase_off, erase_size;	/* ... and eraseinfo */
+};
+void		dk_kd_facts(const struct dk_dump *, struct dk_kd_facts *);
+
+/*
+ * A portable file's kdump (docs/portable-elf-minidump.md 10.3): the
+ * file's bytes [0, hlen) are the source header note's at hoff, size its
+ * size; the held pages decoded from data on.
+ */
+struct dk_kd_map {
+	uint64_t	hoff, hlen, size, data;
+};
+/* Open d, a portable file, as the kdump file m describes. */
+enum dk_status	dk_kd_open_mapped(struct dk_dump *, const struct dk_kd_map *,
+		    struct dk_err *);
+/* Give d's kdump state p, freed with fr when d is closed. */
+void		dk_kd_set_port(struct dk_dump *, void *p, void (*fr)(void *));
+/* What dk_kd_set_port gave, or NULL. */
+void		*dk_kd_port(const struct dk_dump *);
+
 /*
  * Part pi of d: where its descriptors end and its size (a flattened
  * file's: the rearranged image's); 0 if there is no part pi.
@@ -304,11 +343,77 @@ int		dk_kd_part_extent(struct dk_dump *, size_t pi,
 enum dk_status	dk_kd_part_read(struct dk_dump *, size_t pi, void *buf,
 		    size_t len, uint64_t off, struct dk_err *);
 
-/* How a kdump dump's stored pages re-encode (kdump_reenc.c). */
+/* ---------------------------------------------------------------------- */
+/* Re-encoding the stored pages (kdump_reenc.c): the way back from the    */
+/* portable file (docs/portable-elf-minidump.md 10.3).                    */
+
+/* A page encoder, as the portable file's encoders note records it. */
+struct dk_kd_enc {
+	unsigned	codec;		/* KD_DH_*; 0: none (no such page) */
+	uint32_t	encoder;	/* 1 compress2, 2 libdeflate, 3 lzo1x_1,
+					 * 4 lzo1x_999, 5 snappy, 6 zstd */
+	int32_t		level;		/* 0 where it has none */
+};
+/* The index of codec (KD_DH_ZLIB: 0, LZO 1, SNAPPY 2, ZSTD 3), or -1. */
+int		dk_kd_codec_index(unsigned codec);
+/* The encoder's name ("zlib compress2"); NULL if e is not one we have. */
+const char	*dk_kd_encoder_name(const struct dk_kd_enc *e);
+
+/* The encoders' state (buffers, contexts): one per thread. */
+struct dk_kd_encoder;
+/* A new encoder state, or NULL if out of memory. */
+struct dk_kd_encoder *dk_kd_encoder_new(void);
+/* Free it (NULL: nothing). */
+void		dk_kd_encoder_free(struct dk_kd_encoder *);
+/* Encode the block bytes at in with e: *out its bytes, the count; 0 if not. */
+size_t		dk_kd_encode(struct dk_kd_encoder *, const struct dk_kd_enc *e,
+		    const uint8_t *in, size_t block, const uint8_t **out);
+
+/*
+ * The encoder of each codec index d's stored pages use (codec 0 where
+ * none does), found by elimination on each codec's first pages: bounded
+ * work, whatever the file.
+ */
+enum dk_status	dk_kd_reenc_choose(struct dk_dump *, struct dk_kd_enc enc[4],
+		    struct dk_err *);
+
+/* What the walk of a kdump's stored pages and the bytes between finds. */
+enum dk_kd_piece_kind {
+	DK_KD_SKIP,		/* a descriptor of no page the file holds */
+	DK_KD_SHARED,		/* a page at bytes accounted for already
+				 * (the shared zero page) */
+	DK_KD_PLAIN,		/* a page stored as it is */
+	DK_KD_SAME,		/* a page its encoder reproduces */
+	DK_KD_DIFFER,		/* a page it does not */
+	DK_KD_GAP		/* bytes between pages, or after the last */
+};
+struct dk_kd_piece {
+	enum dk_kd_piece_kind	 kind;
+	const struct dk_kd_stored *sp;	/* the descriptor (not for GAP) */
+	uint64_t		 off, len;	/* in the part's image */
+	uint64_t		 nz_lo, nz_hi;	/* GAP: its non-zero bytes'
+						 * span (nz_lo UINT64_MAX:
+						 * none) */
+	const uint8_t		*raw;		/* PLAIN, SAME, DIFFER: the
+						 * stored bytes */
+};
+typedef enum dk_status (*dk_kd_walk_fn)(void *, const struct dk_kd_piece *,
+		    struct dk_err *);
+/*
+ * Every descriptor of d in order, its page re-encoded with enc, and the
+ * bytes of each part between its descriptors' end and its own end that
+ * no page holds, to fn.
+ */
+enum dk_status	dk_kd_reenc_walk(struct dk_dump *, const struct dk_kd_enc enc[4],
+		    dk_kd_walk_fn fn, void *arg, struct dk_err *);
+
+/* What the walk found (dk_kd_reenc_survey). */
 struct dk_kd_reenc {
+	struct dk_kd_enc chosen[4];	/* the encoder per codec index */
 	uint64_t	pages[4];	/* compressed pages: zlib lzo snappy zstd */
 	uint64_t	plain;		/* stored as they are */
-	uint64_t	shared;		/* descriptors on a page seen before */
+	uint64_t	shared;		/* descriptors on bytes seen before
+					 * (the shared zero page) */
 	uint64_t	skipped;	/* descriptors that are not a page */
 	const char	*enc[4];	/* the encoder chosen per codec */
 	int		 level[4];	/* at this level */
@@ -316,12 +421,10 @@ struct dk_kd_reenc {
 	uint64_t	residue;	/* their bytes */
 	uint64_t	gap;		/* bytes past the descriptors no page
 					 * holds (eraseinfo, holes) ... */
-	uint64_t	gap_nonzero;	/* ... and those of them not zero */
+	uint64_t	gap_nonzero;	/* ... and the span of those of them
+					 * not zero */
 };
-/*
- * Find, per codec, the encoder and level that reproduce d's first stored
- * pages, then re-encode every stored page with it and count what differs.
- */
+/* Choose the encoders of d, then walk it and count what it finds. */
 enum dk_status	dk_kd_reenc_survey(struct dk_dump *, struct dk_kd_reenc *,
 		    struct dk_err *);
 

@@ -21,20 +21,22 @@
 
 #include "kdump.h"
 
-#define	KR_SAMPLE	32	/* pages of a codec the candidates are tried on */
-#define	KR_EARLY	4	/* ... or these, if one reproduces them all */
+#define	KR_SAMPLE	64	/* pages of a codec the race may take */
+#define	KR_BUDGET	(16u << 20)	/* bytes it may encode, per codec */
 #define	KR_MAXCAND	48
 
 /* The codecs by index: the bits of the descriptor's flags. */
 static const unsigned kr_codec[4] = { KD_DH_ZLIB, KD_DH_LZO, KD_DH_SNAPPY,
     KD_DH_ZSTD };
 
-enum kr_lib { KR_COMPRESS2, KR_LIBDEFLATE, KR_LZO1X_1, KR_LZO1X_999,
+/* The encoders; their numbers are the encoders note's (10.3). */
+enum kr_lib { KR_COMPRESS2 = 1, KR_LIBDEFLATE, KR_LZO1X_1, KR_LZO1X_999,
     KR_SNAPPY, KR_ZSTD };
 
 /*
  * The candidate encoders, per codec index, in order of preference: each
- * library at each of its levels, from lo to hi.
+ * library at each of its levels, from lo to hi.  zstd stops at 19, the
+ * highest level before the "ultra" ones, which no producer uses.
  */
 static const struct kr_lib_row {
 	int		 ci;
@@ -47,31 +49,54 @@ static const struct kr_lib_row {
 	{ 1, KR_LZO1X_1, 1, 1, "lzo1x_1" },
 	{ 1, KR_LZO1X_999, 9, 9, "lzo1x_999" },
 	{ 2, KR_SNAPPY, 0, 0, "snappy" },
-	{ 3, KR_ZSTD, 1, 22, "zstd" },
+	{ 3, KR_ZSTD, 1, 19, "zstd" },
 };
 
-/* One candidate: a library at a level. */
-struct kr_cand {
-	int		 ci;
-	enum kr_lib	 lib;
-	int		 level;
-	const char	*name;
-};
+static const struct kr_lib_row *
+kr_row(uint32_t lib)
+{
+	for (size_t i = 0; i < DK_ARRAY_LEN(kr_libs); i++)
+		if ((uint32_t)kr_libs[i].lib == lib)
+			return &kr_libs[i];
+	return NULL;
+}
+
+int
+dk_kd_codec_index(unsigned codec)
+{
+	for (int ci = 0; ci < 4; ci++)
+		if (kr_codec[ci] == codec)
+			return ci;
+	return -1;
+}
+
+const char *
+dk_kd_encoder_name(const struct dk_kd_enc *e)
+{
+	const struct kr_lib_row *r = kr_row(e->encoder);
+
+	return r != NULL && (unsigned)r->ci == (unsigned)dk_kd_codec_index(
+	    e->codec) && e->level >= r->lo && e->level <= r->hi ? r->name :
+	    NULL;
+}
 
 /* kr_libs expanded: the candidates in order; their count. */
 static size_t
-kr_expand(struct kr_cand *c, size_t cap)
+kr_expand(struct dk_kd_enc *c, int *ci, size_t cap)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < DK_ARRAY_LEN(kr_libs); i++)
-		for (int l = kr_libs[i].lo; l <= kr_libs[i].hi && n < cap; l++)
-			c[n++] = (struct kr_cand){ kr_libs[i].ci,
-			    kr_libs[i].lib, l, kr_libs[i].name };
+		for (int l = kr_libs[i].lo; l <= kr_libs[i].hi && n < cap;
+		    l++) {
+			ci[n] = kr_libs[i].ci;
+			c[n++] = (struct dk_kd_enc){ kr_codec[kr_libs[i].ci],
+			    (uint32_t)kr_libs[i].lib, l };
+		}
 	return n;
 }
 
-struct kr_state {
+struct dk_kd_encoder {
 	uint8_t		*out;		/* room for any encoder's output */
 	size_t		 cap;
 	uint8_t		*wrk;		/* lzo's work memory */
@@ -79,268 +104,368 @@ struct kr_state {
 	struct libdeflate_compressor *ld[13];
 };
 
-/* Encode the page of block bytes with candidate c: its size, 0 if none. */
-static size_t
-kr_encode(struct kr_state *s, const struct kr_cand *c, const uint8_t *in,
-    size_t block)
+struct dk_kd_encoder *
+dk_kd_encoder_new(void)
 {
-	switch (c->lib) {
-	case KR_COMPRESS2: {
-		uLongf n = (uLongf)s->cap;
+	struct dk_kd_encoder *s = calloc(1, sizeof(*s));
 
-		return compress2(s->out, &n, in, (uLong)block, c->level) ==
-		    Z_OK ? (size_t)n : 0;
+	if (s == NULL)
+		return NULL;
+	s->cap = 2 * KD_MAX_BLOCK + 4096;
+	if ((s->out = malloc(s->cap)) == NULL ||
+	    (s->wrk = malloc(LZO1X_999_MEM_COMPRESS)) == NULL ||
+	    (s->zc = ZSTD_createCCtx()) == NULL || lzo_init() != LZO_E_OK) {
+		dk_kd_encoder_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+dk_kd_encoder_free(struct dk_kd_encoder *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < DK_ARRAY_LEN(s->ld); i++)
+		if (s->ld[i] != NULL)
+			libdeflate_free_compressor(s->ld[i]);
+	ZSTD_freeCCtx(s->zc);
+	free(s->wrk);
+	free(s->out);
+	free(s);
+}
+
+size_t
+dk_kd_encode(struct dk_kd_encoder *s, const struct dk_kd_enc *c,
+    const uint8_t *in, size_t block, const uint8_t **out)
+{
+	size_t n = 0;
+
+	*out = s->out;
+	if (dk_kd_encoder_name(c) == NULL || block > KD_MAX_BLOCK)
+		return 0;
+	switch ((enum kr_lib)c->encoder) {
+	case KR_COMPRESS2: {
+		uLongf z = (uLongf)s->cap;
+
+		n = compress2(s->out, &z, in, (uLong)block, c->level) == Z_OK ?
+		    (size_t)z : 0;
+		break;
 	}
 	case KR_LIBDEFLATE:
 		if (s->ld[c->level] == NULL &&
 		    (s->ld[c->level] = libdeflate_alloc_compressor(c->level)) ==
 		    NULL)
 			return 0;
-		return libdeflate_zlib_compress(s->ld[c->level], in, block,
-		    s->out, s->cap);
+		n = libdeflate_zlib_compress(s->ld[c->level], in, block, s->out,
+		    s->cap);
+		break;
 	case KR_LZO1X_1:
 	case KR_LZO1X_999: {
-		lzo_uint n = 0;
+		lzo_uint z = 0;
 
-		return (c->lib == KR_LZO1X_1 ? lzo1x_1_compress(in, block,
-		    s->out, &n, s->wrk) : lzo1x_999_compress(in, block, s->out,
-		    &n, s->wrk)) == LZO_E_OK ? (size_t)n : 0;
+		n = (c->encoder == KR_LZO1X_1 ? lzo1x_1_compress(in, block,
+		    s->out, &z, s->wrk) : lzo1x_999_compress(in, block, s->out,
+		    &z, s->wrk)) == LZO_E_OK ? (size_t)z : 0;
+		break;
 	}
 	case KR_SNAPPY: {
-		size_t n = s->cap;
+		size_t z = s->cap;
 
-		return snappy_compress((const char *)in, block,
-		    (char *)s->out, &n) == SNAPPY_OK ? n : 0;
+		n = snappy_compress((const char *)in, block, (char *)s->out,
+		    &z) == SNAPPY_OK ? z : 0;
+		break;
 	}
 	case KR_ZSTD: {
 		size_t r = ZSTD_compressCCtx(s->zc, s->out, s->cap, in, block,
 		    c->level);
 
-		return ZSTD_isError(r) ? 0 : r;
+		n = ZSTD_isError(r) ? 0 : r;
+		break;
 	}
 	}
-	return 0;
+	return n;
 }
 
-/* Does candidate c give exactly the size bytes at raw for page? */
+/* Does c give exactly the size bytes at raw for page? */
 static int
-kr_same(struct kr_state *s, const struct kr_cand *c, const uint8_t *page,
-    size_t block, const uint8_t *raw, uint64_t size)
+kr_same(struct dk_kd_encoder *s, const struct dk_kd_enc *c,
+    const uint8_t *page, size_t block, const uint8_t *raw, uint64_t size)
 {
-	size_t n = kr_encode(s, c, page, block);
+	const uint8_t *o;
+	size_t n = dk_kd_encode(s, c, page, block, &o);
 
-	return n == size && memcmp(s->out, raw, n) == 0;
+	return n == size && memcmp(o, raw, n) == 0;
 }
 
-/* A stored page's bytes in its part. */
-struct kr_ext {
-	size_t		part;
-	uint64_t	off, size;
+/* The race of one codec's candidates (see the opening comment). */
+struct kr_race {
+	uint64_t	pages, spent;
+	uint64_t	best;		/* the most hits of a candidate */
+	int		done;
 };
 
-static int
-kr_ext_cmp(const void *a, const void *b)
+enum dk_status
+dk_kd_reenc_choose(struct dk_dump *d, struct dk_kd_enc enc[4],
+    struct dk_err *err)
 {
-	const struct kr_ext *x = a, *y = b;
+	struct dk_kd_stored sp = { 0 };
+	struct dk_kd_encoder *s = NULL;
+	struct dk_kd_enc cand[KR_MAXCAND];
+	int cci[KR_MAXCAND];
+	uint64_t hit[KR_MAXCAND] = { 0 };
+	struct kr_race race[4] = { { 0, 0, 0, 0 } };
+	uint8_t *raw = NULL, *page = NULL;
+	size_t ncand = kr_expand(cand, cci, KR_MAXCAND);
+	enum dk_status st = DK_OK;
+	int got, left = 4;
 
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	memset(enc, 0, 4 * sizeof(*enc));
+	dk_err_clear(err);
+	if ((raw = malloc(KD_MAX_BLOCK)) == NULL ||
+	    (page = malloc(KD_MAX_BLOCK)) == NULL ||
+	    (s = dk_kd_encoder_new()) == NULL) {
+		st = dk_err_set(err, DK_ENOMEM, "out of memory");
+		goto out;
+	}
+	while (left > 0 && (got = dk_kd_stored_next(d, &sp, raw, page, err)) ==
+	    1) {
+		struct kr_race *r;
+		uint64_t best = 0, lead = 0;
+		int ci;
+
+		if (sp.codec == UINT32_MAX || sp.codec == 0 ||
+		    (ci = dk_kd_codec_index(sp.codec)) < 0 || race[ci].done)
+			continue;
+		r = &race[ci];
+		for (size_t c = 0; c < ncand; c++) {
+			if (cci[c] != ci || hit[c] != r->best)
+				continue;
+			hit[c] += kr_same(s, &cand[c], page, (size_t)sp.block,
+			    raw, sp.size);
+			r->spent += sp.block;
+		}
+		r->pages++;
+		for (size_t c = 0; c < ncand; c++)
+			if (cci[c] == ci && hit[c] > best)
+				best = hit[c];
+		for (size_t c = 0; c < ncand; c++)
+			lead += cci[c] == ci && hit[c] == best;
+		r->best = best;
+		if ((best > 0 && lead == 1) || r->pages >= KR_SAMPLE ||
+		    r->spent >= KR_BUDGET) {
+			r->done = 1;
+			left--;
+		}
+	}
+	if (left > 0 && got < 0) {
+		st = err->code;
+		goto out;
+	}
+	dk_err_clear(err);
+	/* Per codec seen: the first listed of those with the most hits. */
+	for (int ci = 0; ci < 4; ci++)
+		for (size_t c = 0; c < ncand && race[ci].pages > 0; c++)
+			if (cci[c] == ci && hit[c] == race[ci].best) {
+				enc[ci] = cand[c];
+				break;
+			}
+out:
+	dk_kd_encoder_free(s);
+	free(page);
+	free(raw);
+	return st;
 }
 
-/* Count [lo, hi) of part pi into the gap bytes, and those not zero. */
+/* The walk's state: the part, where its bytes are accounted up to. */
+struct kr_walk {
+	struct dk_dump	*d;
+	dk_kd_walk_fn	 fn;
+	void		*arg;
+	uint8_t		*buf;
+	size_t		 part;
+	uint64_t	 pos, size;
+};
+
+/*
+ * The bytes [lo, hi) of the part between pages: to fn as a gap, with
+ * the span of its non-zero bytes.
+ */
 static enum dk_status
-kr_gap(struct dk_dump *d, size_t pi, uint64_t lo, uint64_t hi, uint8_t *buf,
-    struct dk_kd_reenc *r, struct dk_err *err)
+kr_gap(struct kr_walk *w, uint64_t lo, uint64_t hi, struct dk_err *err)
 {
-	while (lo < hi) {
-		size_t n = hi - lo < KD_MAX_BLOCK ? (size_t)(hi - lo) :
+	struct dk_kd_piece pc = { DK_KD_GAP, NULL, lo, hi - lo, UINT64_MAX, 0,
+	    NULL };
+	uint64_t at = lo;
+
+	while (at < hi) {
+		size_t n = hi - at < KD_MAX_BLOCK ? (size_t)(hi - at) :
 		    KD_MAX_BLOCK;
 		enum dk_status st;
 
-		if ((st = dk_kd_part_read(d, pi, buf, n, lo, err)) != DK_OK)
-			return st;
-		r->gap += n;
-		for (size_t i = 0; i < n; i++)
-			r->gap_nonzero += buf[i] != 0;
-		lo += n;
-	}
-	return DK_OK;
-}
-
-/*
- * The bytes of each part past its descriptors that no stored page holds:
- * what the residue carries besides pages (eraseinfo, non-zero holes).
- */
-static enum dk_status
-kr_gaps(struct dk_dump *d, struct kr_ext *x, size_t n, uint8_t *buf,
-    struct dk_kd_reenc *r, struct dk_err *err)
-{
-	uint64_t meta, size;
-	size_t j = 0;
-	enum dk_status st;
-
-	if (n > 1)
-		qsort(x, n, sizeof(*x), kr_ext_cmp);
-	for (size_t pi = 0; dk_kd_part_extent(d, pi, &meta, &size); pi++) {
-		uint64_t at = meta;
-
-		for (; j < n && x[j].part == pi; j++) {
-			if (x[j].off > at && (st = kr_gap(d, pi, at,
-			    x[j].off < size ? x[j].off : size, buf, r, err)) !=
-			    DK_OK)
-				return st;
-			if (x[j].off + x[j].size > at)
-				at = x[j].off + x[j].size;
-		}
-		if (at < size && (st = kr_gap(d, pi, at, size, buf, r, err)) !=
+		if ((st = dk_kd_part_read(w->d, w->part, w->buf, n, at, err)) !=
 		    DK_OK)
 			return st;
+		for (size_t i = 0; i < n; i++)
+			if (w->buf[i] != 0) {
+				if (pc.nz_lo == UINT64_MAX)
+					pc.nz_lo = at + i;
+				pc.nz_hi = at + i + 1;
+			}
+		at += n;
 	}
+	return w->fn(w->arg, &pc, err);
+}
+
+/* Part w->part's pages are done: the bytes after them, to its end. */
+static enum dk_status
+kr_part_end(struct kr_walk *w, struct dk_err *err)
+{
+	if (w->pos < w->size)
+		return kr_gap(w, w->pos, w->size, err);
 	return DK_OK;
 }
 
-/* Does a candidate of codec ci reproduce all n pages sampled? */
-static int
-kr_perfect(const struct kr_cand *cand, size_t ncand, int ci,
-    const uint64_t *hit, uint64_t n)
+enum dk_status
+dk_kd_reenc_walk(struct dk_dump *d, const struct dk_kd_enc enc[4],
+    dk_kd_walk_fn fn, void *arg, struct dk_err *err)
 {
-	for (size_t c = 0; c < ncand; c++)
-		if (cand[c].ci == ci && hit[c] == n)
-			return 1;
-	return 0;
+	struct dk_kd_stored sp = { 0 };
+	struct dk_kd_encoder *s = NULL;
+	struct kr_walk w = { d, fn, arg, NULL, 0, 0, 0 };
+	uint8_t *raw = NULL, *page = NULL;
+	enum dk_status st = DK_OK;
+	int got, started = 0;
+
+	dk_err_clear(err);
+	if ((raw = malloc(KD_MAX_BLOCK)) == NULL ||
+	    (page = malloc(KD_MAX_BLOCK)) == NULL ||
+	    (w.buf = malloc(KD_MAX_BLOCK)) == NULL ||
+	    (s = dk_kd_encoder_new()) == NULL) {
+		st = dk_err_set(err, DK_ENOMEM, "out of memory");
+		goto out;
+	}
+	while ((got = dk_kd_stored_next(d, &sp, raw, page, err)) == 1) {
+		struct dk_kd_piece pc = { DK_KD_SKIP, &sp, sp.off, sp.size,
+		    0, 0, NULL };
+		int ci;
+
+		/* A new part: the last one's tail; this one's bytes from
+		 * where its descriptors end. */
+		if (!started || sp.part != w.part) {
+			uint64_t meta;
+
+			if (started && (st = kr_part_end(&w, err)) != DK_OK)
+				goto out;
+			w.part = sp.part;
+			(void)dk_kd_part_extent(d, w.part, &meta, &w.size);
+			w.pos = meta;
+			started = 1;
+		}
+		if (sp.codec == UINT32_MAX)
+			pc.kind = DK_KD_SKIP;
+		else if (sp.off < w.pos) {
+			/*
+			 * Bytes already accounted for (the shared zero page):
+			 * only what it has past them, as a gap.
+			 */
+			pc.kind = DK_KD_SHARED;
+			if (sp.off + sp.size > w.pos) {
+				if ((st = kr_gap(&w, w.pos, sp.off + sp.size,
+				    err)) != DK_OK)
+					goto out;
+				w.pos = sp.off + sp.size;
+			}
+		} else {
+			if (sp.off > w.pos && (st = kr_gap(&w, w.pos, sp.off,
+			    err)) != DK_OK)
+				goto out;
+			w.pos = sp.off + sp.size;
+			if (sp.codec == 0)
+				pc.kind = DK_KD_PLAIN;
+			else {
+				ci = dk_kd_codec_index(sp.codec);
+				pc.kind = enc[ci].codec != 0 && kr_same(s,
+				    &enc[ci], page, (size_t)sp.block, raw,
+				    sp.size) ? DK_KD_SAME : DK_KD_DIFFER;
+			}
+			pc.raw = raw;
+		}
+		if ((st = fn(arg, &pc, err)) != DK_OK)
+			goto out;
+	}
+	if (got < 0) {
+		st = err->code;
+		goto out;
+	}
+	if (started)
+		st = kr_part_end(&w, err);
+	else {
+		/* No descriptor at all: each part's bytes past its metadata. */
+		uint64_t meta;
+
+		for (w.part = 0; st == DK_OK && dk_kd_part_extent(d, w.part,
+		    &meta, &w.size); w.part++) {
+			w.pos = meta;
+			st = kr_part_end(&w, err);
+		}
+	}
+out:
+	dk_kd_encoder_free(s);
+	free(w.buf);
+	free(page);
+	free(raw);
+	return st;
 }
 
-/*
- * The sample of codec ci (n pages) is done: choose the candidate of most
- * hits, the first on a tie; the pages it missed are residue.
- */
-static void
-kr_choose(const struct kr_cand *cand, size_t ncand, int ci,
-    const uint64_t *hit, const uint64_t *miss_bytes, uint64_t n,
-    int *chosen, struct dk_kd_reenc *r)
+/* The survey's count of what the walk finds. */
+static enum dk_status
+kr_count(void *arg, const struct dk_kd_piece *pc, struct dk_err *err)
 {
-	for (size_t c = 0; c < ncand; c++)
-		if (cand[c].ci == ci && (chosen[ci] < 0 ||
-		    hit[c] > hit[chosen[ci]]))
-			chosen[ci] = (int)c;
-	r->differ[ci] += n - hit[chosen[ci]];
-	r->residue += miss_bytes[chosen[ci]];
+	struct dk_kd_reenc *r = arg;
+	int ci;
+
+	(void)err;
+	switch (pc->kind) {
+	case DK_KD_SKIP:
+		r->skipped++;
+		break;
+	case DK_KD_SHARED:
+		r->shared++;
+		break;
+	case DK_KD_PLAIN:
+		r->plain++;
+		break;
+	case DK_KD_SAME:
+	case DK_KD_DIFFER:
+		ci = dk_kd_codec_index(pc->sp->codec);
+		r->pages[ci]++;
+		if (pc->kind == DK_KD_DIFFER) {
+			r->differ[ci]++;
+			r->residue += pc->len;
+		}
+		break;
+	case DK_KD_GAP:
+		r->gap += pc->len;
+		if (pc->nz_lo != UINT64_MAX)
+			r->gap_nonzero += pc->nz_hi - pc->nz_lo;
+		break;
+	}
+	return DK_OK;
 }
 
 enum dk_status
 dk_kd_reenc_survey(struct dk_dump *d, struct dk_kd_reenc *r,
     struct dk_err *err)
 {
-	struct dk_kd_stored sp = { 0 };
-	struct kr_state s = { 0 };
-	uint64_t seen[4] = { 0 }, hit[KR_MAXCAND] = { 0 };
-	uint64_t miss_bytes[KR_MAXCAND] = { 0 }, zoff = UINT64_MAX;
-	int chosen[4] = { -1, -1, -1, -1 };
-	uint8_t *raw = NULL, *page = NULL;
-	enum dk_status st = DK_OK;
-	struct kr_cand cand[KR_MAXCAND];
-	struct kr_ext *x = NULL;
-	size_t next = 0, capx = 0;
-	size_t ncand = kr_expand(cand, KR_MAXCAND);
-	int got;
+	enum dk_status st;
 
 	memset(r, 0, sizeof(*r));
-	dk_err_clear(err);
-	s.cap = 2 * KD_MAX_BLOCK + 4096;
-	if ((raw = malloc(KD_MAX_BLOCK)) == NULL ||
-	    (page = malloc(KD_MAX_BLOCK)) == NULL ||
-	    (s.out = malloc(s.cap)) == NULL ||
-	    (s.wrk = malloc(LZO1X_999_MEM_COMPRESS)) == NULL ||
-	    (s.zc = ZSTD_createCCtx()) == NULL || lzo_init() != LZO_E_OK) {
-		st = dk_err_set(err, DK_ENOMEM, "out of memory");
-		goto out;
-	}
-	while ((got = dk_kd_stored_next(d, &sp, raw, page, err)) == 1) {
-		size_t block = (size_t)sp.block;
-		int ci;
-
-		if (sp.codec == UINT32_MAX) {
-			r->skipped++;
-			continue;
-		}
-		/*
-		 * makedumpfile writes one zero page, stored as it is, for
-		 * every zero page's descriptor (dump level bit 1 unset).
-		 */
-		if (sp.off == zoff) {
-			r->shared++;
-			continue;
-		}
-		if (next == capx) {
-			struct kr_ext *nx;
-
-			capx = capx ? 2 * capx : 1024;
-			if ((nx = realloc(x, capx * sizeof(*x))) == NULL) {
-				st = dk_err_set(err, DK_ENOMEM, "out of memory");
-				goto out;
-			}
-			x = nx;
-		}
-		x[next++] = (struct kr_ext){ sp.part, sp.off, sp.size };
-		if (sp.codec == 0) {
-			if (zoff == UINT64_MAX && page[0] == 0 &&
-			    memcmp(page, page + 1, block - 1) == 0)
-				zoff = sp.off;
-			r->plain++;
-			continue;
-		}
-		for (ci = 0; kr_codec[ci] != sp.codec; ci++)
-			;
-		r->pages[ci]++;
-		if (chosen[ci] < 0) {
-			for (size_t c = 0; c < ncand; c++) {
-				if (cand[c].ci != ci)
-					continue;
-				if (kr_same(&s, &cand[c], page, block, raw,
-				    sp.size))
-					hit[c]++;
-				else
-					miss_bytes[c] += sp.size;
-			}
-			seen[ci]++;
-			if (seen[ci] >= KR_SAMPLE || (seen[ci] >= KR_EARLY &&
-			    kr_perfect(cand, ncand, ci, hit, seen[ci])))
-				kr_choose(cand, ncand, ci, hit, miss_bytes,
-				    seen[ci], chosen, r);
-			continue;
-		}
-		if (!kr_same(&s, &cand[chosen[ci]], page, block, raw,
-		    sp.size)) {
-			r->differ[ci]++;
-			r->residue += sp.size;
-		}
-	}
-	if (got < 0) {
-		st = err->code;
-		goto out;
-	}
-	if ((st = kr_gaps(d, x, next, raw, r, err)) != DK_OK)
-		goto out;
-	/* Codecs of fewer pages than the sample. */
+	if ((st = dk_kd_reenc_choose(d, r->chosen, err)) != DK_OK)
+		return st;
 	for (int ci = 0; ci < 4; ci++) {
-		if (chosen[ci] < 0 && seen[ci] > 0)
-			kr_choose(cand, ncand, ci, hit, miss_bytes, seen[ci],
-			    chosen, r);
-		if (chosen[ci] >= 0) {
-			r->enc[ci] = cand[chosen[ci]].name;
-			r->level[ci] = cand[chosen[ci]].level;
-		}
+		r->enc[ci] = dk_kd_encoder_name(&r->chosen[ci]);
+		r->level[ci] = r->chosen[ci].level;
 	}
-out:
-	for (size_t i = 0; i < DK_ARRAY_LEN(s.ld); i++)
-		if (s.ld[i] != NULL)
-			libdeflate_free_compressor(s.ld[i]);
-	ZSTD_freeCCtx(s.zc);
-	free(s.wrk);
-	free(s.out);
-	free(x);
-	free(page);
-	free(raw);
-	return st;
+	return dk_kd_reenc_walk(d, r->chosen, kr_count, r, err);
 }

@@ -38,6 +38,8 @@ enum dk_pnote_type {
 	DK_PN_RESIDUE,
 	DK_PN_KDH,		/* the source's kerneldumpheader, 512 bytes */
 	DK_PN_THREADS,		/* the kernel's thread table (kthreads.c) */
+	DK_PN_ENCODERS,		/* a kdump's page encoders (kdump_port.c) */
+	DK_PN_RECORDS,		/* a flattened kdump's records */
 	DK_PN_MAX
 };
 
@@ -126,7 +128,7 @@ struct dk_plan {
  */
 struct dk_portable {
 	uint32_t	 id;		/* 1 minidump, 2 sparc64, 3 full core,
-					 * 4 Linux ELF vmcore */
+					 * 4 Linux ELF vmcore, 5 kdump */
 	const char	*name;		/* "minidump", in messages */
 	const char	*noun;		/* "sparc64 dump": "a portable ..." */
 	/* Can architecture row a be of this format? */
@@ -180,6 +182,17 @@ struct dk_portable {
 	 * the file, and its holes; NULL: 0.
 	 */
 	uint64_t	(*phase)(const struct dk_dump *);
+	/*
+	 * Where the page data is not the source's bytes but made from them
+	 * (a kdump's pages, decoded): the next run of stored pages with its
+	 * offset in the page data (extent's start 0), as dk_run_next gives
+	 * a run's file offset; and the writing of the extent's bytes.  NULL:
+	 * dk_run_next, and the extent copied verbatim.
+	 */
+	int		(*prun_next)(struct dk_dump *, struct dk_run_iter *,
+			    struct dk_run *);
+	enum dk_status	(*data)(struct dk_dump *, const struct dk_plan *,
+			    struct dk_sink *, struct dk_err *);
 };
 
 /*

@@ -49,7 +49,9 @@ expect() {
 K=$DATA/kdump
 expect "$K/mdf-zlib-d31.head.xz" "zlib 42 pages: zlib compress2 level 1, 0 differ" \
     "makedumpfile -c: compress2 level 1 reproduces its 42 zlib pages"
-expect "$K/mdf-zlib-d31.head.xz" "residue 0 gap 1347 nonzero 1344" \
+# (nonzero: the span from the first non-zero byte to the last; here the
+# cut page's 1347 bytes, whose last 3 are zero, as the residue keeps it)
+expect "$K/mdf-zlib-d31.head.xz" "residue 0 gap 1347 nonzero 1347" \
     "makedumpfile -c, cut: only the partial last page is left over"
 expect "$K/mdf-lzo-d31.head.xz" "lzo 35 pages: lzo1x_1 level 1, 0 differ" \
     "makedumpfile -l: lzo1x_1 reproduces its 35 lzo pages"
@@ -64,13 +66,17 @@ for f in x86_64-fw.kdump-zlib.flat s390x-fw.kdump-zlib.flat \
     s390x-fw.kdump-zlib riscv64-fw.kdump-zlib.flat ppc64-fw.kdump-zlib.flat; do
 	expect "$K/$f.xz" "zlib compress2 level 1, 0 differ" \
 	    "QEMU $f: compress2 level 1 reproduces every zlib page"
-	expect "$K/$f.xz" "residue 0 gap 0 nonzero 0" \
-	    "QEMU $f: nothing left over"
+	# QEMU writes its zero page first, a block of zeros the first
+	# descriptor's page comes after and the zero pages' point back at.
+	b=4096
+	[ "${f#ppc64}" != "$f" ] && b=65536
+	expect "$K/$f.xz" "residue 0 gap $b nonzero 0" \
+	    "QEMU $f: nothing left over (the zero page: $b zero bytes)"
 done
 expect "$DATA/linux/real-x86_64.kdump.xz" \
     "zlib 36 pages: zlib compress2 level 1, 0 differ" \
     "the real crash: compress2 level 1 reproduces its 36 zlib pages"
-expect "$DATA/linux/real-x86_64.kdump.xz" "residue 0 gap 16204267 nonzero 0" \
+expect "$DATA/linux/real-x86_64.kdump.xz" "residue 0 gap 16208363 nonzero 0" \
     "the real crash: its holes are zeros"
 
 # Python's zlib on the real zlib file's first pages, at its descriptors.
