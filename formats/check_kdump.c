@@ -49,6 +49,7 @@
 #include "checker.h"
 #include "dkelf.h"
 #include "kdump.h"
+#include "portable.h"
 
 #define	KC_WINDOW	(1u << 20)	/* page data read at once */
 #define	KC_LOST_SHOWN	4		/* PFN ranges named in a message */
@@ -1567,6 +1568,35 @@ set_ranges(struct kc *k, struct kc_file **v, size_t n)
 		    (uintmax_t)k->mapnr);
 }
 
+/*
+ * A kdump file in the portable format (docs/portable-elf-minidump.md
+ * 10.3): its headers load from the source header note, and its layout
+ * rules (kdump.*) are checked on the native file; the content pass reads
+ * every page the portable file holds, as of the native file (--checksum:
+ * the same digest).
+ */
+static enum dk_status
+kc_pcheck_open(struct dk_ck *c)
+{
+	dk_ck_result_from_dump(c);
+	dk_ck_emit(c, "check.incomplete", DK_CK_NOOFF, "a kdump-compressed "
+	    "file in the portable format: its headers load from the source "
+	    "header note, and its layout rules (kdump.*) are checked on the "
+	    "native file (dumpconv --to native)");
+	/* A source that lacked pages: its conversion lacks them too. */
+	if (c->d->info.npages_present < c->d->info.npages)
+		dk_ck_emit(c, "kdump.incomplete", DK_CK_NOOFF, "the source kdump "
+		    "file held %ju of the %ju pages it dumped (cut short, or "
+		    "never written); the rest are not in this file either",
+		    (uintmax_t)c->d->info.npages_present,
+		    (uintmax_t)c->d->info.npages);
+	c->res->deep = 1;
+	if (!c->o->quick)
+		dk_ck_content(c, c->d->src.size, c->o->pattern);
+	dk_ck_linux_log(c);
+	return DK_OK;
+}
+
 static enum dk_status
 kc_check(struct dk_ck *c, struct dk_err *err)
 {
@@ -1579,6 +1609,12 @@ kc_check(struct dk_ck *c, struct dk_err *err)
 	enum dk_status st = DK_OK;
 	int r;
 
+	if (c->d != NULL && dk_is_portable(c->d)) {
+		free(f);
+		free(v);
+		free(srcs);
+		return kc_pcheck_open(c);
+	}
 	memset(&k, 0, sizeof(k));
 	k.ck = c;
 	res->examined = 1;

@@ -2069,6 +2069,7 @@ const struct dk_format_ops dk_fmt_kdump = {
 	.read_page	= kd_read_page,
 	.read_log	= dk_linux_read_log,
 	.sets		= 1,
+	.portable	= &dk_kd_portable,
 	.check		= &dk_kd_check,
 };
 

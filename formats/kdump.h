@@ -332,6 +332,9 @@ enum dk_status	dk_kd_open_mapped(struct dk_dump *, const struct dk_kd_map *,
 void		dk_kd_set_port(struct dk_dump *, void *p, void (*fr)(void *));
 /* What dk_kd_set_port gave, or NULL. */
 void		*dk_kd_port(const struct dk_dump *);
+/* The format in the portable file (kdump_port.c): source kind 5. */
+struct dk_portable;
+extern const struct dk_portable dk_kd_portable;
 
 /*
  * Part pi of d: where its descriptors end and its size (a flattened

@@ -1,0 +1,551 @@
+/*
+ * kdump_port.c -- makedumpfile's kdump-compressed files in the portable
+ * ELF minidump: source kind 5 (docs/portable-elf-minidump.md 10.3).
+ *
+ * A kdump file stores each page compressed alone, so the portable file
+ * cannot hold its page data verbatim as it holds the other kinds': it
+ * holds the pages decoded, one per page the file holds (bitmap 2's,
+ * less what an incomplete file lacks) in PFN order, and the way back
+ * re-encodes them.  That is exact because the compressors are
+ * deterministic once the encoder and its level are known, and those are
+ * found at conversion time (kdump_reenc.c) and kept in the encoders
+ * note, with the rebuilt file's size and the CRC-32 of the pages the
+ * rebuild writes, so that a damaged note is an error, never a wrong
+ * file.  Everything else comes back from the source header note (the
+ * file's bytes up to the end of its page descriptors: headers, ELF
+ * notes, bitmaps, descriptors) and the residue: the pages the encoder
+ * does not reproduce, the eraseinfo, a cut last page, any non-zero byte
+ * between pages.
+ *
+ * Reading a portable file of this kind, fmt_kdump.c takes over: the
+ * source header note is its file's first bytes (dk_kd_open_mapped), and
+ * a held page's bytes are in the page data at its rank.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "bytes.h"
+#include "dkelf.h"
+#include "kdump.h"
+#include "portable.h"
+
+#define	KP_ENC_ENTRY	16	/* flag, encoder, level, 0 */
+#define	KP_ENC_TAIL	16	/* image size; CRC-32, 0 */
+
+/* What a conversion or a portable file knows beyond fmt_kdump.c's state. */
+struct kp_state {
+	struct dk_kd_enc enc[4];	/* by codec index; codec 0: none */
+	uint64_t	 size;		/* of the native file */
+	uint32_t	 crc;		/* of the pages the rebuild writes */
+	uint64_t	 hoff, hlen;	/* the source header in d's file */
+	int		 chosen;	/* enc, crc known */
+};
+
+static void
+kp_free(void *p)
+{
+	free(p);
+}
+
+/* d's state, made on first use. */
+static struct kp_state *
+kp(struct dk_dump *d, struct dk_err *err)
+{
+	struct kp_state *k = dk_kd_port(d);
+	uint64_t meta, size;
+
+	if (k != NULL)
+		return k;
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		dk_err_set(err, DK_ENOMEM, "%s: out of memory", d->src.name);
+		return NULL;
+	}
+	(void)dk_kd_part_extent(d, 0, &meta, &size);
+	k->hoff = 0;
+	k->hlen = meta;
+	k->size = size;
+	dk_kd_set_port(d, k, kp_free);
+	return k;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writing.                                                                */
+
+/* Rows a kdump file can be of: those with a Linux machine name. */
+static int
+kp_row_ok(const struct dk_arch *a)
+{
+	return dk_kd_machine(a->name) != NULL;
+}
+
+static enum dk_status
+kp_convertible(const struct dk_dump *d, struct dk_err *err)
+{
+	struct dk_kd_facts f;
+	uint64_t meta, size;
+
+	dk_kd_facts(d, &f);
+	if (f.nparts > 1)
+		return dk_err_set(err, DK_EUNSUP, "%s: the %zu files of a "
+		    "--split set do not convert together to the portable "
+		    "format: convert each part alone", d->src.name, f.nparts);
+	if (f.flat)
+		return dk_err_set(err, DK_EUNSUP, "%s: a flattened kdump file "
+		    "does not convert to the portable format yet: rearrange "
+		    "it first (makedumpfile -R OUT < FILE)", d->src.name);
+	(void)dk_kd_part_extent((struct dk_dump *)d, 0, &meta, &size);
+	if (meta > UINT32_MAX - 8)
+		return dk_err_set(err, DK_ELIMIT, "%s: the kdump file's %#jx "
+		    "bytes of headers, bitmaps and descriptors are more than "
+		    "a note holds", d->src.name, (uintmax_t)meta);
+	return DK_OK;
+}
+
+static uint64_t
+kp_extent(const struct dk_dump *d, uint64_t *len)
+{
+	*len = d->info.npages_present * d->page_size;
+	return 0;
+}
+
+static int
+kp_prun_next(struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
+{
+	return dk_kd_held_next(d, it, r, 0);
+}
+
+/* The conversion's walk: residue records, the CRC of the pages. */
+struct kp_res {
+	struct dk_plan	*pl;
+	uLong		 crc;
+};
+
+static enum dk_status
+kp_res_piece(void *arg, const struct dk_kd_piece *pc, struct dk_err *err)
+{
+	struct kp_res *r = arg;
+
+	switch (pc->kind) {
+	case DK_KD_PLAIN:
+	case DK_KD_SAME:
+		r->crc = crc32(r->crc, pc->raw, (uInt)pc->len);
+		return DK_OK;
+	case DK_KD_DIFFER:
+		return dk_plan_residue(r->pl, pc->off, pc->len, pc->off, err);
+	case DK_KD_GAP:
+		if (pc->nz_lo == UINT64_MAX)
+			return DK_OK;
+		return dk_plan_residue(r->pl, pc->nz_lo, pc->nz_hi - pc->nz_lo,
+		    pc->nz_lo, err);
+	default:
+		return DK_OK;
+	}
+}
+
+/*
+ * The residue: natively, found by choosing the encoders and walking the
+ * file; from a portable file, its residue note's.
+ */
+static enum dk_status
+kp_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
+{
+	struct kp_state *k = kp(d, err);
+	struct kp_res r = { pl, crc32(0, NULL, 0) };
+	enum dk_status st;
+
+	if (k == NULL)
+		return err->code;
+	if (dk_is_portable(d))
+		return dk_plan_note_residue(d, pl, k->size, err);
+	if ((st = dk_kd_reenc_choose(d, k->enc, err)) != DK_OK ||
+	    (st = dk_kd_reenc_walk(d, k->enc, kp_res_piece, &r, err)) != DK_OK)
+		return st;
+	k->crc = (uint32_t)r.crc;
+	k->chosen = 1;
+	return DK_OK;
+}
+
+static uint64_t
+kp_nenc(const struct kp_state *k)
+{
+	uint64_t n = 0;
+
+	for (int ci = 0; ci < 4; ci++)
+		n += k->enc[ci].codec != 0;
+	return n;
+}
+
+/* A note's name is s (NUL included or not)? */
+static int
+note_is(const struct dk_note *n, const char *s)
+{
+	size_t l = strlen(s);
+
+	return n->have_name && (n->namesz == l || n->namesz == l + 1) &&
+	    memcmp(n->name, s, l) == 0;
+}
+
+/*
+ * The kdump's own ELF notes (its sub header's offset_note, size_note),
+ * whole, less dumpkit's: their bytes, and with s given, copied.  They
+ * lie in the source header; the walk stops at the first that does not.
+ */
+static enum dk_status
+kp_elf_notes(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
+    uint64_t *bytes, struct dk_err *err)
+{
+	struct dk_kd_facts f;
+	struct dk_note_iter it;
+	struct dk_note n;
+	struct dk_err e2;
+	enum dk_status st = DK_OK;
+	uint64_t end;
+
+	*bytes = 0;
+	dk_kd_facts(d, &f);
+	if (f.note_size == 0 || f.note_off > k->hlen)
+		return DK_OK;
+	end = f.note_size < k->hlen - f.note_off ? f.note_off + f.note_size :
+	    k->hlen;
+	dk_note_iter_init(&it, &d->src, k->hoff + f.note_off, k->hoff + end,
+	    d->arch->endian, "the kdump's ELF notes");
+	while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
+		uint64_t len = it.off - n.off;
+
+		if (note_is(&n, DK_PNOTE_NAME))
+			continue;
+		*bytes += len;
+		if (s != NULL)
+			st = dk_sink_copy(s, &d->src, n.off, len, err);
+	}
+	return st;
+}
+
+static uint64_t
+kp_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
+{
+	struct dk_err e2;
+	struct kp_state *k = kp((struct dk_dump *)d, &e2);
+	uint64_t n = 0;
+
+	(void)pl;
+	if (k == NULL)
+		return 0;
+	(void)kp_elf_notes((struct dk_dump *)d, k, NULL, &n, &e2);
+	return dk_pnote_size(k->hlen) + dk_pnote_size(kp_nenc(k) *
+	    KP_ENC_ENTRY + KP_ENC_TAIL) + n;
+}
+
+static enum dk_status
+kp_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	struct kp_state *k = kp(d, err);
+	enum dk_endian e = d->arch->endian;
+	uint8_t b[4 * KP_ENC_ENTRY + KP_ENC_TAIL] = { 0 };
+	uint64_t n = 0, len;
+	enum dk_status st;
+
+	(void)pl;
+	if (k == NULL)
+		return err->code;
+	if ((st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, k->hoff, k->hlen,
+	    err)) != DK_OK)
+		return st;
+	for (int ci = 0; ci < 4; ci++) {
+		if (k->enc[ci].codec == 0)
+			continue;
+		enc_uint(b + n * KP_ENC_ENTRY, 4, e, k->enc[ci].codec);
+		enc_uint(b + n * KP_ENC_ENTRY + 4, 4, e, k->enc[ci].encoder);
+		enc_uint(b + n * KP_ENC_ENTRY + 8, 4, e,
+		    (uint32_t)k->enc[ci].level);
+		n++;
+	}
+	enc_uint(b + n * KP_ENC_ENTRY, 8, e, k->size);
+	enc_uint(b + n * KP_ENC_ENTRY + 8, 4, e, k->crc);
+	len = n * KP_ENC_ENTRY + KP_ENC_TAIL;
+	if ((st = dk_pnote_head(s, e, DK_PN_ENCODERS, len, err)) != DK_OK ||
+	    (st = dk_sink_write(s, b, (size_t)len, err)) != DK_OK)
+		return st;
+	return kp_elf_notes(d, k, s, &n, err);
+}
+
+/* The held pages decoded, in PFN order; pages of zeros as holes. */
+static enum dk_status
+kp_data(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
+    struct dk_err *err)
+{
+	struct dk_run_iter it = { 0, 0 };
+	struct dk_run r;
+	uint64_t ps = d->page_size;
+	uint8_t *page;
+	enum dk_status st = DK_OK;
+
+	(void)pl;
+	if ((page = malloc((size_t)ps)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	while (st == DK_OK && dk_kd_held_next(d, &it, &r, 0))
+		for (uint64_t x = 0; st == DK_OK && x < r.len; x += ps) {
+			if ((st = dk_read_pa(d, r.pa + x, page, (size_t)ps,
+			    err)) != DK_OK)
+				break;
+			st = dk_all_zero(page, (size_t)ps) ? dk_sink_zero(s, ps,
+			    err) : dk_sink_write(s, page, (size_t)ps, err);
+		}
+	free(page);
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The way back.                                                           */
+
+/*
+ * The native file: the source header, then each descriptor's page not
+ * yet written at its offset (re-encoded, or as it is), zeros between, up
+ * to the file's size; the residue over all of it.
+ */
+static enum dk_status
+kp_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	struct kp_state *k = kp(d, err);
+	struct dk_kd_stored sp = { 0 };
+	struct dk_kd_encoder *enc = NULL;
+	uint8_t *page = NULL;
+	uLong crc = crc32(0, NULL, 0);
+	size_t ri = 0;
+	enum dk_status st;
+	int got;
+
+	if (k == NULL)
+		return err->code;
+	if (!k->chosen && !dk_is_portable(d))
+		return dk_err_set(err, DK_EINVAL, "%s: no encoders chosen",
+		    d->src.name);
+	if ((st = dk_plan_emit(s, d, pl, &ri, k->hoff, k->hlen, err)) != DK_OK)
+		return st;
+	if ((page = malloc((size_t)d->page_size)) == NULL ||
+	    (enc = dk_kd_encoder_new()) == NULL) {
+		st = dk_err_set(err, DK_ENOMEM, "out of memory");
+		goto out;
+	}
+	while ((got = dk_kd_desc_next(d, &sp, err)) == 1) {
+		const struct dk_presidue *rr;
+		const uint8_t *o = page;
+		size_t n;
+		int ci = 0;
+
+		if (sp.codec == UINT32_MAX || sp.off + sp.size <= s->pos)
+			continue;		/* not a page; written already */
+		if (sp.off < s->pos) {		/* its tail is the residue's */
+			if ((st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX,
+			    sp.off + sp.size - s->pos, err)) != DK_OK)
+				goto out;
+			continue;
+		}
+		if ((st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, sp.off -
+		    s->pos, err)) != DK_OK)
+			goto out;
+		while (ri < pl->nres && pl->res[ri].off + pl->res[ri].len <=
+		    sp.off)
+			ri++;
+		rr = ri < pl->nres ? &pl->res[ri] : NULL;
+		if (rr != NULL && rr->off <= sp.off && rr->off + rr->len >=
+		    sp.off + sp.size) {		/* the page is residue */
+			st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, sp.size,
+			    err);
+			if (st != DK_OK)
+				goto out;
+			continue;
+		}
+		if ((st = dk_read_pa(d, sp.pfn * sp.block, page,
+		    (size_t)sp.block, err)) != DK_OK)
+			goto out;
+		n = (size_t)sp.block;
+		if (sp.codec != 0) {
+			ci = dk_kd_codec_index(sp.codec);
+			if (k->enc[ci].codec == 0) {
+				st = dk_err_set(err, DK_ECORRUPT, "%s: PFN %#jx "
+				    "is stored with %s, for which the encoders "
+				    "note names no encoder", d->src.name,
+				    (uintmax_t)sp.pfn,
+				    dk_kd_codec_name(sp.codec));
+				goto out;
+			}
+			n = dk_kd_encode(enc, &k->enc[ci], page,
+			    (size_t)sp.block, &o);
+		}
+		if (n != sp.size) {
+			st = dk_err_set(err, DK_ECORRUPT, "%s: PFN %#jx: %s "
+			    "gives %zu bytes where its descriptor says %ju: "
+			    "the encoders note or the page data is damaged",
+			    d->src.name, (uintmax_t)sp.pfn, sp.codec == 0 ?
+			    "the page" : dk_kd_encoder_name(&k->enc[ci]), n,
+			    (uintmax_t)sp.size);
+			goto out;
+		}
+		crc = crc32(crc, o, (uInt)n);
+		if ((st = dk_sink_write(s, o, n, err)) != DK_OK)
+			goto out;
+	}
+	if (got < 0) {
+		st = err->code;
+		goto out;
+	}
+	if (s->pos > k->size) {
+		st = dk_err_set(err, DK_ECORRUPT, "%s: the pages end at %#jx, "
+		    "past the end of the kdump file at %#jx the encoders note "
+		    "gives", d->src.name, (uintmax_t)s->pos,
+		    (uintmax_t)k->size);
+		goto out;
+	}
+	if ((st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, k->size - s->pos,
+	    err)) != DK_OK)
+		goto out;
+	if ((uint32_t)crc != k->crc)
+		st = dk_err_set(err, DK_ECORRUPT, "%s: the pages rebuilt have "
+		    "CRC-32 %#010x, the encoders note says %#010x: the note or "
+		    "the page data is damaged, and the file would not be the "
+		    "source's", d->src.name, (unsigned)crc, (unsigned)k->crc);
+out:
+	dk_kd_encoder_free(enc);
+	free(page);
+	return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading a portable file.                                                */
+
+/* The encoders note at off, descsz bytes, into k. */
+static enum dk_status
+kp_load_enc(struct dk_dump *d, const struct dk_pctx *c, struct kp_state *k,
+    struct dk_err *err)
+{
+	const struct dk_pnote *en = &c->notes[DK_PN_ENCODERS];
+	uint8_t b[4 * KP_ENC_ENTRY + KP_ENC_TAIL];
+	uint64_t n;
+	enum dk_status st;
+
+	if (!en->seen || en->size < KP_ENC_TAIL || (en->size - KP_ENC_TAIL) %
+	    KP_ENC_ENTRY != 0 || en->size > sizeof(b))
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, en->seen ?
+		    en->off : c->noff, "expected an encoders note of 16 bytes "
+		    "per codec (at most 4) and 16 more, found %s",
+		    en->seen ? "one of another size" : "none");
+	if ((st = dk_src_pread(&d->src, b, (size_t)en->size, en->off,
+	    "encoders note", err)) != DK_OK)
+		return st;
+	n = (en->size - KP_ENC_TAIL) / KP_ENC_ENTRY;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *q = b + i * KP_ENC_ENTRY;
+		struct dk_kd_enc e = { (unsigned)dec_uint(q, 4, c->e),
+		    (uint32_t)dec_uint(q + 4, 4, c->e),
+		    (int32_t)(uint32_t)dec_uint(q + 8, 4, c->e) };
+		int ci = dk_kd_codec_index(e.codec);
+
+		if (ci < 0 || k->enc[ci].codec != 0 ||
+		    dk_kd_encoder_name(&e) == NULL || dec_uint(q + 12, 4,
+		    c->e) != 0)
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, en->off +
+			    i * KP_ENC_ENTRY, "encoders note entry %ju: "
+			    "expected a codec not named before and one of its "
+			    "encoders at a level it has, found codec %#x, "
+			    "encoder %u, level %d", (uintmax_t)i, e.codec,
+			    (unsigned)e.encoder, (int)e.level);
+		k->enc[ci] = e;
+	}
+	k->size = dec_uint(b + n * KP_ENC_ENTRY, 8, c->e);
+	k->crc = (uint32_t)dec_uint(b + n * KP_ENC_ENTRY + 8, 4, c->e);
+	if (k->size < k->hlen)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, en->off + n *
+		    KP_ENC_ENTRY, "the kdump file's size %#jx: expected at "
+		    "least its source header's %#jx bytes", (uintmax_t)k->size,
+		    (uintmax_t)k->hlen);
+	k->chosen = 1;
+	return DK_OK;
+}
+
+static enum dk_status
+kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
+{
+	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
+	uint64_t ioff = c->notes[DK_PN_INFO].off, data, stored;
+	enum dk_decided by = d->info.arch_by;
+	char why[sizeof(d->arch_why)];
+	struct kp_state tmp, *k;
+	struct dk_kd_map m;
+	enum dk_status st;
+
+	memset(&tmp, 0, sizeof(tmp));
+	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
+	if (!hn->seen)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
+		    "expected a source header note (the kdump file's bytes "
+		    "up to the end of its page descriptors), found none");
+	tmp.hoff = hn->off;
+	tmp.hlen = hn->size;
+	if ((st = kp_load_enc(d, c, &tmp, err)) != DK_OK)
+		return st;
+	if (data > d->src.size || data < c->noff + c->nsize)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_DATA_OFFSET, "data_offset %#jx: expected an offset "
+		    "past the notes (%#jx) inside the file of %#jx bytes",
+		    (uintmax_t)data, (uintmax_t)(c->noff + c->nsize),
+		    (uintmax_t)d->src.size);
+	m = (struct dk_kd_map){ tmp.hoff, tmp.hlen, tmp.size, data };
+	memcpy(why, d->arch_why, sizeof(why));
+	st = dk_kd_open_mapped(d, &m, err);
+	memcpy(d->arch_why, why, sizeof(why));
+	d->info.arch_by = by;
+	if (st != DK_OK) {
+		size_t l = strlen(err->msg);
+
+		snprintf(err->msg + l, sizeof(err->msg) - l, " (reading the "
+		    "kdump file whose first %#jx bytes are the source header "
+		    "note at %#jx)", (uintmax_t)hn->size, (uintmax_t)hn->off);
+		return st;
+	}
+	if ((k = kp(d, err)) == NULL)
+		return err->code;
+	*k = tmp;
+	d->info.format = "portable-elf";
+	if (d->arch != c->row)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_ARCH, "the info note names %s, the kdump file's "
+		    "headers %s", c->row->name, d->arch->name);
+	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
+	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
+	    stored != d->info.npages_present)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_NPAGES, "the info note says %ju pages, %ju stored; "
+		    "the kdump file's bitmaps and descriptors say %ju, %ju",
+		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
+		    (uintmax_t)stored, (uintmax_t)d->info.npages,
+		    (uintmax_t)d->info.npages_present);
+	/* The portable file's sections, not the kdump file's. */
+	d->nsect = 0;
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "pages", data, d->src.size - data,
+	    d->src.size - data);
+	return DK_OK;
+}
+
+const struct dk_portable dk_kd_portable = {
+	.id		= 5,
+	.name		= "kdump",
+	.noun		= "kdump-compressed file",
+	.row_ok		= kp_row_ok,
+	.open		= kp_open,
+	.extent		= kp_extent,
+	.convertible	= kp_convertible,
+	.residue	= kp_residue,
+	.notes_size	= kp_notes_size,
+	.notes		= kp_notes,
+	.rebuild	= kp_rebuild,
+	.prun_next	= kp_prun_next,
+	.data		= kp_data,
+};
