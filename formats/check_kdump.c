@@ -1578,11 +1578,23 @@ set_ranges(struct kc *k, struct kc_file **v, size_t n)
 static enum dk_status
 kc_pcheck_open(struct dk_ck *c)
 {
+	struct dk_kd_facts f;
+	uint64_t end;
+
 	dk_ck_result_from_dump(c);
 	dk_ck_emit(c, "check.incomplete", DK_CK_NOOFF, "a kdump-compressed "
 	    "file in the portable format: its headers load from the source "
 	    "header note, and its layout rules (kdump.*) are checked on the "
 	    "native file (dumpconv --to native)");
+	dk_kd_facts(c->d, &f);
+	end = f.pdata + (c->d->info.npages_present << c->d->page_shift);
+	if (c->d->src.size < end)
+		dk_ck_emit(c, "file.truncated", c->d->src.size, "the file ends "
+		    "at %#jx, inside its page data [%#jx, %#jx): %ju of its "
+		    "%ju pages are missing", (uintmax_t)c->d->src.size,
+		    (uintmax_t)f.pdata, (uintmax_t)end, (uintmax_t)((end -
+		    c->d->src.size + c->d->page_size - 1) >> c->d->page_shift),
+		    (uintmax_t)c->d->info.npages_present);
 	/* A source that lacked pages: its conversion lacks them too. */
 	if (c->d->info.npages_present < c->d->info.npages)
 		dk_ck_emit(c, "kdump.incomplete", DK_CK_NOOFF, "the source kdump "

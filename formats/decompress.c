@@ -279,9 +279,8 @@ tmp_dir(void)
 	return t != NULL && *t != '\0' ? t : "/tmp";
 }
 
-/* A temporary file with no name in TMPDIR, to hold "what". */
-static int
-tmp_open(const char *name, const char *what, struct dk_err *err)
+int
+dk_tmp_open(const char *name, const char *what, struct dk_err *err)
 {
 	const char *dir = tmp_dir();
 	char path[4096];
@@ -385,7 +384,7 @@ dk_spool_fd(int in, const char *name, int *fd, uint64_t *size,
 	*size = 0;
 	if ((s.out = malloc(UNZ_OUT)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "%s: out of memory", name);
-	if ((u.fd = tmp_open(name, "a copy of it", err)) < 0) {
+	if ((u.fd = dk_tmp_open(name, "a copy of it", err)) < 0) {
 		free(s.out);
 		return err->code;
 	}
@@ -661,7 +660,8 @@ dk_unz_file(const struct dk_src *src, enum dk_comp kind, int keep_partial,
 		st = dk_err_set(err, DK_ENOMEM, "%s: out of memory", src->name);
 		goto out;
 	}
-	if ((u->fd = tmp_open(src->name, "the decompressed dump", err)) < 0) {
+	if ((u->fd = dk_tmp_open(src->name, "the decompressed dump",
+	    err)) < 0) {
 		st = DK_ESYS;
 		goto out;
 	}

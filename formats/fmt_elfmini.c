@@ -1071,6 +1071,14 @@ enum dk_status
 dk_plan_emit(struct dk_sink *s, struct dk_dump *d, const struct dk_plan *pl,
     size_t *ri, uint64_t src, uint64_t len, struct dk_err *err)
 {
+	return dk_plan_emit_from(s, &d->src, d, pl, ri, src, len, err);
+}
+
+enum dk_status
+dk_plan_emit_from(struct dk_sink *s, const struct dk_src *from,
+    struct dk_dump *d, const struct dk_plan *pl, size_t *ri, uint64_t src,
+    uint64_t len, struct dk_err *err)
+{
 	uint64_t end = s->pos + len;
 	enum dk_status st;
 
@@ -1095,7 +1103,7 @@ dk_plan_emit(struct dk_sink *s, struct dk_dump *d, const struct dk_plan *pl,
 			if (r != NULL && r->off - s->pos < n)
 				n = r->off - s->pos;
 			st = src == UINT64_MAX ? dk_sink_zero(s, n, err) :
-			    dk_sink_copy(s, &d->src, src + (len - (end -
+			    dk_sink_copy(s, from, src + (len - (end -
 			    s->pos)), n, err);
 		}
 		if (st != DK_OK)

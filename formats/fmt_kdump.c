@@ -319,6 +319,41 @@ flat_resolve(struct kd_part *p, struct kd_rec *r, size_t n,
 	return DK_OK;
 }
 
+int
+dk_kd_flat_next(const struct dk_src *s, const char *name, uint64_t *pos,
+    struct dk_kd_frec *r, struct dk_err *err)
+{
+	uint8_t b[KD_FLAT_REC];
+
+	dk_err_clear(err);
+	if (s->size < *pos || s->size - *pos < KD_FLAT_REC)
+		return 0;		/* cut short: no end marker */
+	if (dk_src_pread(s, b, sizeof(b), *pos, "flattened record", err) !=
+	    DK_OK)
+		return -1;
+	r->at = *pos;
+	r->off = dec_be64(b);
+	r->size = dec_be64(b + 8);
+	r->end = r->off == KD_FLAT_END && r->size == KD_FLAT_END;
+	if (r->end) {
+		*pos += KD_FLAT_REC;
+		r->have = 0;
+		return 1;
+	}
+	if (r->off > INT64_MAX || r->size == 0 || r->size > INT64_MAX ||
+	    r->off > (uint64_t)INT64_MAX - r->size) {
+		dk_err_at(err, DK_ECORRUPT, name, *pos, "flattened record: "
+		    "expected an offset >= 0 and a size > 0 that end below "
+		    "2^63, or the end marker (-1, -1); found offset %#jx, size "
+		    "%#jx", (uintmax_t)r->off, (uintmax_t)r->size);
+		return -1;
+	}
+	*pos += KD_FLAT_REC;
+	r->have = s->size - *pos < r->size ? s->size - *pos : r->size;
+	*pos += r->have;
+	return 1;
+}
+
 /*
  * Index the records of flattened file p: the header, then (offset,
  * size) records, each followed by its bytes, to the end marker.  A file
@@ -328,7 +363,7 @@ static enum dk_status
 flat_index(struct kd_part *p, struct dk_err *err)
 {
 	const struct dk_src *s = p->src;
-	uint8_t h[KD_FLAT_SIG_LEN + 16], b[KD_FLAT_REC];
+	uint8_t h[KD_FLAT_SIG_LEN + 16];
 	uint64_t pos = KD_FLAT_HDR, type, version;
 	struct kd_rec *r = NULL;
 	size_t n = 0, cap = 0;
@@ -353,30 +388,19 @@ flat_index(struct kd_part *p, struct dk_err *err)
 		    KD_FLAT_HDR, (uintmax_t)s->size);
 	p->flat = 1;
 	for (;;) {
-		uint64_t off, size, have;
+		struct dk_kd_frec fr;
+		int got = dk_kd_flat_next(s, p->name, &pos, &fr, err);
 
-		if (s->size - pos < KD_FLAT_REC)
-			break;		/* cut short: no end marker */
-		if ((st = dk_src_pread(s, b, sizeof(b), pos, "flattened "
-		    "record", err)) != DK_OK)
+		if (got < 0) {
+			st = err->code;
 			goto fail;
-		off = dec_be64(b);
-		size = dec_be64(b + 8);
-		if (off == KD_FLAT_END && size == KD_FLAT_END) {
+		}
+		if (got == 0)
+			break;		/* cut short: no end marker */
+		if (fr.end) {
 			p->flat_end = 1;
 			break;
 		}
-		if (off > INT64_MAX || size == 0 || size > INT64_MAX ||
-		    off > (uint64_t)INT64_MAX - size) {
-			st = dk_err_at(err, DK_ECORRUPT, p->name, pos,
-			    "flattened record %zu: expected an offset >= 0 and "
-			    "a size > 0 that end below 2^63, or the end marker "
-			    "(-1, -1); found offset %#jx, size %#jx", n,
-			    (uintmax_t)off, (uintmax_t)size);
-			goto fail;
-		}
-		pos += KD_FLAT_REC;
-		have = s->size - pos < size ? s->size - pos : size;
 		if (n == cap) {
 			size_t nc = cap ? 2 * cap : 64;
 			struct kd_rec *nr = realloc(r, nc * sizeof(*r));
@@ -390,13 +414,13 @@ flat_index(struct kd_part *p, struct dk_err *err)
 			r = nr;
 			cap = nc;
 		}
-		if (have > 0) {
-			r[n] = (struct kd_rec){ off, have, pos, n };
+		if (fr.have > 0) {
+			r[n] = (struct kd_rec){ fr.off, fr.have, fr.at +
+			    KD_FLAT_REC, n };
 			n++;
 		}
-		if (have < size)
+		if (fr.have < fr.size)
 			break;		/* the last record is cut */
-		pos += size;
 	}
 	p->nrec = n;
 	if (n > 0)
@@ -2168,6 +2192,7 @@ dk_kd_facts(const struct dk_dump *d, struct dk_kd_facts *f)
 	f->flat = p->flat;
 	f->split = p->split;
 	f->portable = k->portable;
+	f->pdata = k->pdata;
 	if (!k->diskdump && k->version >= 4) {
 		f->note_off = k->sub.v[KD_F_OFFSET_NOTE];
 		f->note_size = k->sub.v[KD_F_SIZE_NOTE];
@@ -2189,4 +2214,94 @@ void *
 dk_kd_port(const struct dk_dump *d)
 {
 	return d->fmt == &dk_fmt_kdump ? kd(d)->port : NULL;
+}
+
+int
+dk_kd_flat_map(const struct dk_dump *d, uint64_t off, uint64_t len,
+    struct dk_range *out)
+{
+	const struct kd_part *p = &kd(d)->part[0];
+	size_t lo = 0, hi = p->next;
+
+	if (!p->flat || len == 0)
+		return 0;
+	while (lo < hi) {	/* the first extent that ends after off */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->ext[mid].lo + p->ext[mid].len <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= p->next || p->ext[lo].lo >= off + len) {
+		/* No record holds [off, ...): to the next one, or the end. */
+		out->start = UINT64_MAX;
+		out->end = lo < p->next && p->ext[lo].lo - off < len ?
+		    p->ext[lo].lo - off : len;
+		return 1;
+	}
+	if (p->ext[lo].lo > off) {
+		out->start = UINT64_MAX;
+		out->end = p->ext[lo].lo - off;
+		return 1;
+	}
+	out->start = p->ext[lo].phys + (off - p->ext[lo].lo);
+	out->end = p->ext[lo].lo + p->ext[lo].len - off < len ?
+	    p->ext[lo].lo + p->ext[lo].len - off : len;
+	return 1;
+}
+
+static int
+ext_phys_cmp(const void *a, const void *b)
+{
+	const struct kd_ext *x = a, *y = b;
+
+	return x->phys < y->phys ? -1 : x->phys > y->phys;
+}
+
+enum dk_status
+dk_kd_flat_lost(struct dk_dump *d, dk_kd_range_fn fn, void *arg,
+    struct dk_err *err)
+{
+	const struct kd_part *p = &kd(d)->part[0];
+	struct kd_ext *x;
+	uint64_t pos = KD_FLAT_HDR;
+	size_t j = 0;
+	enum dk_status st = DK_OK;
+
+	if (!p->flat || p->next == 0)
+		return DK_OK;
+	if ((x = malloc(p->next * sizeof(*x))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	memcpy(x, p->ext, p->next * sizeof(*x));
+	qsort(x, p->next, sizeof(*x), ext_phys_cmp);
+	/* Each record's bytes in the file less those an extent reads. */
+	for (;;) {
+		struct dk_kd_frec fr;
+		uint64_t at, end;
+		int got = dk_kd_flat_next(p->src, p->name, &pos, &fr, err);
+
+		if (got <= 0 || fr.end) {
+			if (got < 0)
+				st = err->code;
+			break;
+		}
+		at = fr.at + KD_FLAT_REC;
+		end = at + fr.have;
+		while (st == DK_OK && at < end) {
+			while (j < p->next && x[j].phys + x[j].len <= at)
+				j++;
+			if (j < p->next && x[j].phys <= at) {
+				at = x[j].phys + x[j].len;
+				continue;
+			}
+			st = fn(arg, at, j < p->next && x[j].phys < end ?
+			    x[j].phys : end, err);
+			at = j < p->next && x[j].phys < end ? x[j].phys : end;
+		}
+		if (st != DK_OK || fr.have < fr.size)
+			break;
+	}
+	free(x);
+	return st;
 }

@@ -306,12 +306,42 @@ int		dk_kd_desc_next(struct dk_dump *, struct dk_kd_stored *,
 int		dk_kd_held_next(struct dk_dump *, struct dk_run_iter *,
 		    struct dk_run *, uint64_t base);
 
+/* A record of a flattened file: its header at at, its bytes after it. */
+struct dk_kd_frec {
+	uint64_t	at;
+	uint64_t	off, size;	/* as the header says */
+	uint64_t	have;		/* bytes of it in the file */
+	int		end;		/* the end marker (-1, -1) */
+};
+/*
+ * The record of flattened file s (named name) at *pos, moving *pos past
+ * it: 1, 0 at the end of the file, -1 with err set on a bad header.
+ */
+int		dk_kd_flat_next(const struct dk_src *s, const char *name,
+		    uint64_t *pos, struct dk_kd_frec *, struct dk_err *);
+/*
+ * Where [off, off + len) of d's flattened image is in its file: the
+ * first piece, of out->end bytes, at file offset out->start
+ * (UINT64_MAX: no record holds it, zeros); 0 if d is not flattened.
+ */
+int		dk_kd_flat_map(const struct dk_dump *, uint64_t off, uint64_t len,
+		    struct dk_range *out);
+typedef enum dk_status (*dk_kd_range_fn)(void *, uint64_t lo, uint64_t hi,
+		    struct dk_err *);
+/*
+ * The bytes of d's flattened records that a later record overwrote, as
+ * file ranges in ascending order, to fn.
+ */
+enum dk_status	dk_kd_flat_lost(struct dk_dump *, dk_kd_range_fn fn, void *arg,
+		    struct dk_err *);
+
 /* What the portable module (kdump_port.c) asks of an open kdump dump. */
 struct dk_kd_facts {
 	size_t		nparts;
 	int		flat;		/* part 0 is flattened */
 	int		split;		/* ... a part of a --split set */
-	int		portable;	/* read from a portable file */
+	int		portable;	/* read from a portable file ... */
+	uint64_t	pdata;		/* ... whose page data starts here */
 	uint64_t	note_off, note_size;	/* the sub header's ELF notes */
 	uint64_t	erase_off, erase_size;	/* ... and eraseinfo */
 };

@@ -24,6 +24,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -34,20 +35,40 @@
 
 #define	KP_ENC_ENTRY	16	/* flag, encoder, level, 0 */
 #define	KP_ENC_TAIL	16	/* image size; CRC-32, 0 */
+#define	KP_REC_HEAD	(KD_FLAT_HDR + 16)	/* records note: header, file
+						 * size, record count */
+#define	KP_MAX_LOST	(64u << 20)	/* overwritten record bytes kept */
+#define	KP_MAX_LOST_RUNS 65536u
 
 /* What a conversion or a portable file knows beyond fmt_kdump.c's state. */
 struct kp_state {
 	struct dk_kd_enc enc[4];	/* by codec index; codec 0: none */
-	uint64_t	 size;		/* of the native file */
+	uint64_t	 size;		/* of the native file (flattened: of
+					 * the image it holds) */
 	uint32_t	 crc;		/* of the pages the rebuild writes */
 	uint64_t	 hoff, hlen;	/* the source header in d's file */
 	int		 chosen;	/* enc, crc known */
+	/*
+	 * A flattened source: the stream's size and records (the end
+	 * marker's counted), the records note in d's file (portable), and
+	 * the bytes of records a later one overwrote: off, len in the
+	 * stream, src_off where d's file has them.
+	 */
+	int		 flat;
+	uint64_t	 flat_size, nrec, roff;
+	struct dk_presidue *lost;
+	size_t		 nlost;
+	uint64_t	 lost_bytes;
 };
 
 static void
 kp_free(void *p)
 {
-	free(p);
+	struct kp_state *k = p;
+
+	if (k != NULL)
+		free(k->lost);
+	free(k);
 }
 
 /* d's state, made on first use. */
@@ -92,10 +113,6 @@ kp_convertible(const struct dk_dump *d, struct dk_err *err)
 		return dk_err_set(err, DK_EUNSUP, "%s: the %zu files of a "
 		    "--split set do not convert together to the portable "
 		    "format: convert each part alone", d->src.name, f.nparts);
-	if (f.flat)
-		return dk_err_set(err, DK_EUNSUP, "%s: a flattened kdump file "
-		    "does not convert to the portable format yet: rearrange "
-		    "it first (makedumpfile -R OUT < FILE)", d->src.name);
 	(void)dk_kd_part_extent((struct dk_dump *)d, 0, &meta, &size);
 	if (meta > UINT32_MAX - 8)
 		return dk_err_set(err, DK_ELIMIT, "%s: the kdump file's %#jx "
@@ -119,9 +136,33 @@ kp_prun_next(struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r)
 
 /* The conversion's walk: residue records, the CRC of the pages. */
 struct kp_res {
+	struct dk_dump	*d;
 	struct dk_plan	*pl;
 	uLong		 crc;
 };
+
+/*
+ * [off, off + len) of the kdump file into the residue: where its bytes
+ * are, which in a flattened file is where its records put them (bytes no
+ * record holds are zeros, which the rebuild writes anyway).
+ */
+static enum dk_status
+kp_res_add(struct kp_res *r, uint64_t off, uint64_t len, struct dk_err *err)
+{
+	struct dk_range m;
+	enum dk_status st;
+
+	while (len > 0) {
+		if (!dk_kd_flat_map(r->d, off, len, &m))
+			return dk_plan_residue(r->pl, off, len, off, err);
+		if (m.start != UINT64_MAX && (st = dk_plan_residue(r->pl, off,
+		    m.end, m.start, err)) != DK_OK)
+			return st;
+		off += m.end;
+		len -= m.end;
+	}
+	return DK_OK;
+}
 
 static enum dk_status
 kp_res_piece(void *arg, const struct dk_kd_piece *pc, struct dk_err *err)
@@ -134,15 +175,64 @@ kp_res_piece(void *arg, const struct dk_kd_piece *pc, struct dk_err *err)
 		r->crc = crc32(r->crc, pc->raw, (uInt)pc->len);
 		return DK_OK;
 	case DK_KD_DIFFER:
-		return dk_plan_residue(r->pl, pc->off, pc->len, pc->off, err);
+		return kp_res_add(r, pc->off, pc->len, err);
 	case DK_KD_GAP:
 		if (pc->nz_lo == UINT64_MAX)
 			return DK_OK;
-		return dk_plan_residue(r->pl, pc->nz_lo, pc->nz_hi - pc->nz_lo,
-		    pc->nz_lo, err);
+		return kp_res_add(r, pc->nz_lo, pc->nz_hi - pc->nz_lo, err);
 	default:
 		return DK_OK;
 	}
+}
+
+/* A run of overwritten record bytes [lo, hi) of the stream, into k. */
+static enum dk_status
+kp_lost_add(void *arg, uint64_t lo, uint64_t hi, struct dk_err *err)
+{
+	struct kp_state *k = arg;
+	struct dk_presidue *n;
+
+	if (k->nlost >= KP_MAX_LOST_RUNS || k->lost_bytes + (hi - lo) >
+	    KP_MAX_LOST)
+		return dk_err_set(err, DK_ELIMIT, "more than %u bytes in %u "
+		    "runs of the flattened file's records are overwritten by "
+		    "later records: more than the portable file keeps",
+		    KP_MAX_LOST, KP_MAX_LOST_RUNS);
+	if ((n = realloc(k->lost, (k->nlost + 1) * sizeof(*n))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	k->lost = n;
+	k->lost[k->nlost++] = (struct dk_presidue){ lo, hi - lo, lo };
+	k->lost_bytes += hi - lo;
+	return DK_OK;
+}
+
+/*
+ * A flattened source: its size, its records (the end marker's
+ * included), the record bytes a later record overwrote.
+ */
+static enum dk_status
+kp_flat_scan(struct dk_dump *d, struct kp_state *k, struct dk_err *err)
+{
+	struct dk_kd_facts f;
+	struct dk_kd_frec fr;
+	uint64_t pos = KD_FLAT_HDR;
+	int got;
+
+	dk_kd_facts(d, &f);
+	if (!f.flat)
+		return DK_OK;
+	k->flat = 1;
+	k->flat_size = d->src.size;
+	k->nrec = 0;
+	while ((got = dk_kd_flat_next(&d->src, d->src.name, &pos, &fr,
+	    err)) == 1) {
+		k->nrec++;
+		if (fr.end || fr.have < fr.size)
+			break;
+	}
+	if (got < 0)
+		return err->code;
+	return dk_kd_flat_lost(d, kp_lost_add, k, err);
 }
 
 /*
@@ -153,7 +243,7 @@ static enum dk_status
 kp_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 {
 	struct kp_state *k = kp(d, err);
-	struct kp_res r = { pl, crc32(0, NULL, 0) };
+	struct kp_res r = { d, pl, crc32(0, NULL, 0) };
 	enum dk_status st;
 
 	if (k == NULL)
@@ -165,7 +255,7 @@ kp_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 		return st;
 	k->crc = (uint32_t)r.crc;
 	k->chosen = 1;
-	return DK_OK;
+	return kp_flat_scan(d, k, err);
 }
 
 static uint64_t
@@ -191,7 +281,8 @@ note_is(const struct dk_note *n, const char *s)
 /*
  * The kdump's own ELF notes (its sub header's offset_note, size_note),
  * whole, less dumpkit's: their bytes, and with s given, copied.  They
- * lie in the source header; the walk stops at the first that does not.
+ * lie in the source header (read through the kdump reader: a flattened
+ * file's are in its records); the walk stops at the first that does not.
  */
 static enum dk_status
 kp_elf_notes(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
@@ -202,15 +293,25 @@ kp_elf_notes(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
 	struct dk_note n;
 	struct dk_err e2;
 	enum dk_status st = DK_OK;
+	uint8_t *buf;
 	uint64_t end;
 
 	*bytes = 0;
 	dk_kd_facts(d, &f);
-	if (f.note_size == 0 || f.note_off > k->hlen)
+	if (f.note_size == 0 || f.note_off >= k->hlen)
 		return DK_OK;
 	end = f.note_size < k->hlen - f.note_off ? f.note_off + f.note_size :
 	    k->hlen;
-	dk_note_iter_init(&it, &d->src, k->hoff + f.note_off, k->hoff + end,
+	if (end - f.note_off > KD_MAX_NOTES)
+		end = f.note_off + KD_MAX_NOTES;
+	if ((buf = malloc((size_t)(end - f.note_off))) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	if ((st = dk_kd_part_read(d, 0, buf, (size_t)(end - f.note_off),
+	    f.note_off, err)) != DK_OK) {
+		free(buf);
+		return st;
+	}
+	dk_note_iter_mem(&it, buf, (size_t)(end - f.note_off),
 	    d->arch->endian, "the kdump's ELF notes");
 	while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
 		uint64_t len = it.off - n.off;
@@ -219,9 +320,101 @@ kp_elf_notes(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
 			continue;
 		*bytes += len;
 		if (s != NULL)
-			st = dk_sink_copy(s, &d->src, n.off, len, err);
+			st = dk_sink_write(s, buf + n.off, (size_t)len, err);
 	}
+	free(buf);
 	return st;
+}
+
+/* The records note's size: header, counts, records, overwritten runs. */
+static uint64_t
+kp_rec_size(const struct kp_state *k)
+{
+	uint64_t n = KP_REC_HEAD + 16 * k->nrec;
+
+	for (size_t i = 0; i < k->nlost; i++)
+		n += 16 + (k->lost[i].len + 7) / 8 * 8;
+	return n;
+}
+
+/* The records note of a flattened source, from its file. */
+static enum dk_status
+kp_rec_note(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
+    struct dk_err *err)
+{
+	enum dk_endian e = d->arch->endian;
+	uint8_t b[16];
+	uint64_t pos = KD_FLAT_HDR;
+	struct dk_kd_frec fr;
+	enum dk_status st;
+
+	if ((st = dk_pnote_head(s, e, DK_PN_RECORDS, kp_rec_size(k),
+	    err)) != DK_OK ||
+	    (st = dk_sink_copy(s, &d->src, 0, KD_FLAT_HDR, err)) != DK_OK)
+		return st;
+	enc_uint(b, 8, e, k->flat_size);
+	enc_uint(b + 8, 8, e, k->nrec);
+	if ((st = dk_sink_write(s, b, 16, err)) != DK_OK)
+		return st;
+	for (uint64_t i = 0; i < k->nrec; i++) {
+		if (dk_kd_flat_next(&d->src, d->src.name, &pos, &fr, err) != 1)
+			return err->code != DK_OK ? err->code :
+			    dk_err_set(err, DK_ECORRUPT, "%s: the flattened "
+			    "records changed", d->src.name);
+		if ((st = dk_sink_copy(s, &d->src, fr.at, KD_FLAT_REC, err)) !=
+		    DK_OK)
+			return st;
+	}
+	for (size_t i = 0; i < k->nlost; i++) {
+		enc_uint(b, 8, e, k->lost[i].off);
+		enc_uint(b + 8, 8, e, k->lost[i].len);
+		if ((st = dk_sink_write(s, b, 16, err)) != DK_OK ||
+		    (st = dk_sink_copy(s, &d->src, k->lost[i].src_off,
+		    k->lost[i].len, err)) != DK_OK ||
+		    (st = dk_sink_zero(s, (k->lost[i].len + 7) / 8 * 8 -
+		    k->lost[i].len, err)) != DK_OK)
+			return st;
+	}
+	return DK_OK;
+}
+
+/* The source header's bytes of a flattened file, through its records. */
+static enum dk_status
+kp_copy_head(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
+    struct dk_err *err)
+{
+	uint8_t *buf;
+	enum dk_status st = DK_OK;
+
+	if ((buf = malloc(KD_MAX_BLOCK)) == NULL)
+		return dk_err_set(err, DK_ENOMEM, "out of memory");
+	for (uint64_t at = 0; st == DK_OK && at < k->hlen; ) {
+		size_t n = k->hlen - at < KD_MAX_BLOCK ? (size_t)(k->hlen -
+		    at) : KD_MAX_BLOCK;
+
+		if ((st = dk_kd_part_read(d, 0, buf, n, at, err)) == DK_OK)
+			st = dk_sink_write(s, buf, n, err);
+		at += n;
+	}
+	free(buf);
+	return st;
+}
+
+/* The source header note. */
+static enum dk_status
+kp_head_note(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
+    struct dk_err *err)
+{
+	enum dk_status st;
+
+	if (!k->flat || dk_is_portable(d))
+		return dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, k->hoff, k->hlen,
+		    err);
+	if ((st = dk_pnote_head(s, d->arch->endian, DK_PN_SOURCE_HEADER,
+	    k->hlen, err)) != DK_OK || (st = kp_copy_head(d, k, s, err)) !=
+	    DK_OK)
+		return st;
+	return dk_sink_zero(s, (k->hlen + 3) / 4 * 4 - k->hlen, err);
 }
 
 static uint64_t
@@ -236,7 +429,8 @@ kp_notes_size(const struct dk_dump *d, const struct dk_plan *pl)
 		return 0;
 	(void)kp_elf_notes((struct dk_dump *)d, k, NULL, &n, &e2);
 	return dk_pnote_size(k->hlen) + dk_pnote_size(kp_nenc(k) *
-	    KP_ENC_ENTRY + KP_ENC_TAIL) + n;
+	    KP_ENC_ENTRY + KP_ENC_TAIL) + (k->flat ?
+	    dk_pnote_size(kp_rec_size(k)) : 0) + n;
 }
 
 static enum dk_status
@@ -252,8 +446,7 @@ kp_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
 	(void)pl;
 	if (k == NULL)
 		return err->code;
-	if ((st = dk_pnote_copy(s, d, DK_PN_SOURCE_HEADER, k->hoff, k->hlen,
-	    err)) != DK_OK)
+	if ((st = kp_head_note(d, k, s, err)) != DK_OK)
 		return st;
 	for (int ci = 0; ci < 4; ci++) {
 		if (k->enc[ci].codec == 0)
@@ -269,6 +462,13 @@ kp_notes(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
 	len = n * KP_ENC_ENTRY + KP_ENC_TAIL;
 	if ((st = dk_pnote_head(s, e, DK_PN_ENCODERS, len, err)) != DK_OK ||
 	    (st = dk_sink_write(s, b, (size_t)len, err)) != DK_OK)
+		return st;
+	if (k->flat && dk_is_portable(d))
+		st = dk_pnote_copy(s, d, DK_PN_RECORDS, k->roff,
+		    kp_rec_size(k), err);
+	else if (k->flat)
+		st = kp_rec_note(d, k, s, err);
+	if (st != DK_OK)
 		return st;
 	return kp_elf_notes(d, k, s, &n, err);
 }
@@ -303,12 +503,13 @@ kp_data(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
 /* The way back.                                                           */
 
 /*
- * The native file: the source header, then each descriptor's page not
- * yet written at its offset (re-encoded, or as it is), zeros between, up
- * to the file's size; the residue over all of it.
+ * The native file (a flattened source's image): the source header, then
+ * each descriptor's page not yet written at its offset (re-encoded, or
+ * as it is), zeros between, up to the file's size; the residue over all
+ * of it.
  */
 static enum dk_status
-kp_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+kp_image(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
     struct dk_err *err)
 {
 	struct kp_state *k = kp(d, err);
@@ -325,7 +526,9 @@ kp_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 	if (!k->chosen && !dk_is_portable(d))
 		return dk_err_set(err, DK_EINVAL, "%s: no encoders chosen",
 		    d->src.name);
-	if ((st = dk_plan_emit(s, d, pl, &ri, k->hoff, k->hlen, err)) != DK_OK)
+	st = k->flat && !dk_is_portable(d) ? kp_copy_head(d, k, s, err) :
+	    dk_plan_emit(s, d, pl, &ri, k->hoff, k->hlen, err);
+	if (st != DK_OK)
 		return st;
 	if ((page = malloc((size_t)d->page_size)) == NULL ||
 	    (enc = dk_kd_encoder_new()) == NULL) {
@@ -416,6 +619,111 @@ out:
 	return st;
 }
 
+/*
+ * The next record header of the flattened stream (*i of k->nrec): where
+ * d's file has its 16 bytes (natively the stream's own; from a portable
+ * file the records note's), and its offset and size.
+ */
+static enum dk_status
+kp_rec_at(struct dk_dump *d, const struct kp_state *k, uint64_t *pos,
+    uint64_t i, struct dk_kd_frec *fr, struct dk_err *err)
+{
+	uint8_t b[KD_FLAT_REC];
+	enum dk_status st;
+
+	if (!dk_is_portable(d)) {
+		if (dk_kd_flat_next(&d->src, d->src.name, pos, fr, err) == 1)
+			return DK_OK;
+		return err->code != DK_OK ? err->code : dk_err_set(err,
+		    DK_ECORRUPT, "%s: the flattened records changed",
+		    d->src.name);
+	}
+	fr->at = k->roff + KP_REC_HEAD + i * KD_FLAT_REC;
+	if ((st = dk_src_pread(&d->src, b, sizeof(b), fr->at, "records note",
+	    err)) != DK_OK)
+		return st;
+	fr->off = dec_be64(b);
+	fr->size = dec_be64(b + 8);
+	fr->end = fr->off == KD_FLAT_END && fr->size == KD_FLAT_END;
+	return DK_OK;
+}
+
+/*
+ * A flattened source: its image rebuilt into a temporary file, then the
+ * stream: the 4096-byte header, each record's header and the image's
+ * bytes at its offset (the last one cut where the stream was), with the
+ * bytes later records overwrote written over them.
+ */
+static enum dk_status
+kp_stream(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    const struct kp_state *k, struct dk_err *err)
+{
+	struct dk_plan lp;
+	struct dk_sink ts;
+	struct dk_src img;
+	uint64_t pos = KD_FLAT_HDR;
+	size_t ri = 0;
+	enum dk_status st;
+	int fd;
+
+	if ((fd = dk_tmp_open(d->src.name, "the kdump file's image before "
+	    "it is flattened", err)) < 0)
+		return err->code;
+	dk_sink_init(&ts, fd, "the temporary image");
+	if ((st = kp_image(d, &ts, pl, err)) != DK_OK ||
+	    (st = dk_sink_finish(&ts, err)) != DK_OK)
+		goto out;
+	memset(&img, 0, sizeof(img));
+	img.fd = fd;
+	img.size = k->size;
+	img.name = "the temporary image";
+	memset(&lp, 0, sizeof(lp));
+	lp.res = k->lost;
+	lp.nres = k->nlost;
+	st = dk_plan_emit(s, d, &lp, &ri, dk_is_portable(d) ? k->roff : 0,
+	    KD_FLAT_HDR, err);
+	for (uint64_t i = 0; st == DK_OK && i < k->nrec; i++) {
+		struct dk_kd_frec fr;
+		uint64_t n;
+
+		if ((st = kp_rec_at(d, k, &pos, i, &fr, err)) != DK_OK ||
+		    (st = dk_plan_emit(s, d, &lp, &ri, fr.at, KD_FLAT_REC,
+		    err)) != DK_OK || fr.end)
+			break;
+		n = fr.size;
+		if (s->pos > k->flat_size || n > k->flat_size - s->pos)
+			n = s->pos < k->flat_size ? k->flat_size - s->pos : 0;
+		if (fr.off > k->size || n > k->size - fr.off) {
+			st = dk_err_set(err, DK_ECORRUPT, "%s: flattened record "
+			    "%ju: [%#jx, +%#jx) is past the end of the image at "
+			    "%#jx: the records note is damaged", d->src.name,
+			    (uintmax_t)i, (uintmax_t)fr.off, (uintmax_t)n,
+			    (uintmax_t)k->size);
+			break;
+		}
+		st = dk_plan_emit_from(s, &img, d, &lp, &ri, fr.off, n, err);
+	}
+	if (st == DK_OK && s->pos != k->flat_size)
+		st = dk_err_set(err, DK_ECORRUPT, "%s: the flattened records "
+		    "make %#jx bytes, the records note says %#jx: it is "
+		    "damaged", d->src.name, (uintmax_t)s->pos,
+		    (uintmax_t)k->flat_size);
+out:
+	close(fd);
+	return st;
+}
+
+static enum dk_status
+kp_rebuild(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
+    struct dk_err *err)
+{
+	struct kp_state *k = kp(d, err);
+
+	if (k == NULL)
+		return err->code;
+	return k->flat ? kp_stream(d, s, pl, k, err) : kp_image(d, s, pl, err);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reading a portable file.                                                */
 
@@ -468,6 +776,67 @@ kp_load_enc(struct dk_dump *d, const struct dk_pctx *c, struct kp_state *k,
 	return DK_OK;
 }
 
+/*
+ * The records note (a flattened source): the stream's size and record
+ * count, the record headers, the overwritten runs after them (ascending,
+ * inside the stream).
+ */
+static enum dk_status
+kp_load_rec(struct dk_dump *d, const struct dk_pctx *c, struct kp_state *k,
+    struct dk_err *err)
+{
+	const struct dk_pnote *rn = &c->notes[DK_PN_RECORDS];
+	uint8_t b[16];
+	uint64_t at, end = rn->off + rn->size, prev = KD_FLAT_HDR;
+	enum dk_status st;
+
+	if (!rn->seen)
+		return DK_OK;
+	k->flat = 1;
+	k->roff = rn->off;
+	if (rn->size < KP_REC_HEAD || (st = dk_src_pread(&d->src, b, 16,
+	    rn->off + KD_FLAT_HDR, "records note", err)) != DK_OK)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, rn->off,
+		    "expected a records note of at least %u bytes, found %ju",
+		    KP_REC_HEAD, (uintmax_t)rn->size);
+	k->flat_size = dec_uint(b, 8, c->e);
+	k->nrec = dec_uint(b + 8, 8, c->e);
+	if (k->nrec > (rn->size - KP_REC_HEAD) / KD_FLAT_REC)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, rn->off +
+		    KD_FLAT_HDR + 8, "the records note counts %ju records, it "
+		    "has room for %ju", (uintmax_t)k->nrec, (uintmax_t)((rn->size -
+		    KP_REC_HEAD) / KD_FLAT_REC));
+	for (at = rn->off + KP_REC_HEAD + k->nrec * KD_FLAT_REC; at < end; ) {
+		struct dk_presidue *n;
+		uint64_t lo, len;
+
+		if (end - at < 16 || (st = dk_src_pread(&d->src, b, 16, at,
+		    "records note", err)) != DK_OK)
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, at,
+			    "an overwritten run needs 16 bytes, the records "
+			    "note has %ju left", (uintmax_t)(end - at));
+		lo = dec_uint(b, 8, c->e);
+		len = dec_uint(b + 8, 8, c->e);
+		if (len == 0 || len > end - at - 16 || lo < prev ||
+		    lo > k->flat_size || len > k->flat_size - lo ||
+		    k->nlost >= KP_MAX_LOST_RUNS)
+			return dk_err_at(err, DK_ECORRUPT, d->src.name, at,
+			    "overwritten run [%#jx, +%#jx): expected one after "
+			    "the last, inside the stream of %#jx bytes and the "
+			    "note", (uintmax_t)lo, (uintmax_t)len,
+			    (uintmax_t)k->flat_size);
+		if ((n = realloc(k->lost, (k->nlost + 1) * sizeof(*n))) ==
+		    NULL)
+			return dk_err_set(err, DK_ENOMEM, "out of memory");
+		k->lost = n;
+		k->lost[k->nlost++] = (struct dk_presidue){ lo, len, at + 16 };
+		k->lost_bytes += len;
+		prev = lo + len;
+		at += 16 + (len + 7) / 8 * 8;
+	}
+	return DK_OK;
+}
+
 static enum dk_status
 kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 {
@@ -487,8 +856,11 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    "up to the end of its page descriptors), found none");
 	tmp.hoff = hn->off;
 	tmp.hlen = hn->size;
-	if ((st = kp_load_enc(d, c, &tmp, err)) != DK_OK)
+	if ((st = kp_load_enc(d, c, &tmp, err)) != DK_OK ||
+	    (st = kp_load_rec(d, c, &tmp, err)) != DK_OK) {
+		free(tmp.lost);
 		return st;
+	}
 	if (data > d->src.size || data < c->noff + c->nsize)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
 		    DK_INFO_DATA_OFFSET, "data_offset %#jx: expected an offset "
@@ -500,7 +872,10 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	st = dk_kd_open_mapped(d, &m, err);
 	memcpy(d->arch_why, why, sizeof(why));
 	d->info.arch_by = by;
+	if (st == DK_OK && (k = kp(d, err)) == NULL)
+		st = err->code;
 	if (st != DK_OK) {
+		free(tmp.lost);
 		size_t l = strlen(err->msg);
 
 		snprintf(err->msg + l, sizeof(err->msg) - l, " (reading the "
@@ -508,8 +883,6 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    "note at %#jx)", (uintmax_t)hn->size, (uintmax_t)hn->off);
 		return st;
 	}
-	if ((k = kp(d, err)) == NULL)
-		return err->code;
 	*k = tmp;
 	d->info.format = "portable-elf";
 	if (d->arch != c->row)

@@ -223,6 +223,10 @@ enum dk_status	dk_plan_note_residue(struct dk_dump *, struct dk_plan *,
 enum dk_status	dk_plan_emit(struct dk_sink *, struct dk_dump *,
 		    const struct dk_plan *, size_t *ri, uint64_t src,
 		    uint64_t len, struct dk_err *);
+/* The same, the bytes outside the residue from file from, not d's. */
+enum dk_status	dk_plan_emit_from(struct dk_sink *, const struct dk_src *from,
+		    struct dk_dump *, const struct dk_plan *, size_t *ri,
+		    uint64_t src, uint64_t len, struct dk_err *);
 /* Was d read from a portable file (and not from its native format)? */
 int		dk_is_portable(const struct dk_dump *);
 

@@ -50,6 +50,13 @@ enum dk_status	dk_src_open(const char *path, struct dk_src *,
 		    struct dk_err *);
 
 /*
+ * A temporary file with no name in TMPDIR (else /tmp), read-write, to
+ * hold "what" (for the message); -1 with err set if none can be made.
+ */
+int		dk_tmp_open(const char *name, const char *what,
+		    struct dk_err *);
+
+/*
  * Read exactly len bytes at off; "what" names the structure for the
  * message.  Reading past the end of the file is DK_ETRUNC.
  */
