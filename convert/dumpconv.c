@@ -1118,8 +1118,12 @@ main(int argc, char **argv)
 			return tool_option(&tool, c, argv);
 		}
 	}
-	/* --to kdump takes the files of a split set as one INPUT. */
-	if (argc - optind < 1 || (argc - optind > 1 && !o.kdump) ||
+	/*
+	 * --to kdump takes the files of a split set as one INPUT; the
+	 * portable writer takes them to say why it does not.
+	 */
+	if (argc - optind < 1 || (argc - optind > 1 && (o.native || o.elf ||
+	    o.info || o.tar)) ||
 	    (!o.info && o.out == NULL))
 		return tool_usage_error(&tool, "expected one INPUT%s", o.info ?
 		    "" : " and -o OUTPUT");

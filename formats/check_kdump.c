@@ -92,6 +92,8 @@ static const struct dk_check_code kc_codes[] = {
 	  "a page does not decompress to exactly one block" },
 	{ "kdump.incomplete", DK_SEV_ERROR,
 	  "the header's incomplete flag is set: pages were never written" },
+	{ "kdump.encoders", DK_SEV_ERROR,
+	  "a portable file's encoders note lacks a codec its pages use" },
 	{ "kdump.incomplete-flag", DK_SEV_WARNING,
 	  "the incomplete flag is set but every page is in the file" },
 	{ "kdump.split-range", DK_SEV_ERROR,
@@ -1578,30 +1580,35 @@ set_ranges(struct kc *k, struct kc_file **v, size_t n)
 static enum dk_status
 kc_pcheck_open(struct dk_ck *c)
 {
-	struct dk_kd_facts f;
-	uint64_t end;
+	struct dk_kd_audit a;
+	struct dk_err e;
 
 	dk_ck_result_from_dump(c);
 	dk_ck_emit(c, "check.incomplete", DK_CK_NOOFF, "a kdump-compressed "
 	    "file in the portable format: its headers load from the source "
 	    "header note, and its layout rules (kdump.*) are checked on the "
 	    "native file (dumpconv --to native)");
-	dk_kd_facts(c->d, &f);
-	end = f.pdata + (c->d->info.npages_present << c->d->page_shift);
-	if (c->d->src.size < end)
+	if (dk_kd_portable_audit(c->d, &a, &e) != DK_OK)
+		dk_ck_emit(c, "kdump.encoders", dk_ck_err_offset(&e,
+		    DK_CK_NOOFF), "the page descriptors do not read: %s",
+		    dk_ck_unprefixed(c, e.msg));
+	else if (a.noenc > 0)
+		dk_ck_emit(c, "kdump.encoders", DK_CK_NOOFF, "%ju pages are "
+		    "stored with a codec the encoders note names no encoder for "
+		    "(the first: PFN %#jx, %s): they do not convert back",
+		    (uintmax_t)a.noenc, (uintmax_t)a.noenc_pfn,
+		    dk_kd_codec_name(a.noenc_codec));
+	if (a.cut > 0)
 		dk_ck_emit(c, "file.truncated", c->d->src.size, "the file ends "
-		    "at %#jx, inside its page data [%#jx, %#jx): %ju of its "
-		    "%ju pages are missing", (uintmax_t)c->d->src.size,
-		    (uintmax_t)f.pdata, (uintmax_t)end, (uintmax_t)((end -
-		    c->d->src.size + c->d->page_size - 1) >> c->d->page_shift),
-		    (uintmax_t)c->d->info.npages_present);
+		    "at %#jx, inside its page data: %ju of its %ju pages are "
+		    "missing", (uintmax_t)c->d->src.size, (uintmax_t)a.cut,
+		    (uintmax_t)a.stored);
 	/* A source that lacked pages: its conversion lacks them too. */
-	if (c->d->info.npages_present < c->d->info.npages)
+	if (a.stored < c->d->info.npages)
 		dk_ck_emit(c, "kdump.incomplete", DK_CK_NOOFF, "the source kdump "
 		    "file held %ju of the %ju pages it dumped (cut short, or "
 		    "never written); the rest are not in this file either",
-		    (uintmax_t)c->d->info.npages_present,
-		    (uintmax_t)c->d->info.npages);
+		    (uintmax_t)a.stored, (uintmax_t)c->d->info.npages);
 	c->res->deep = 1;
 	if (!c->o->quick)
 		dk_ck_content(c, c->d->src.size, c->o->pattern);

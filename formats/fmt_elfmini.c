@@ -15,9 +15,12 @@
  * dump_avail, bitmap and page-table area, and its pages one per set bit
  * (fmt_minidump.c); a sparc64 dump its header blob and its regions' data
  * (fmt_sparc64.c); a full ELF core its headers and its data extent
- * (fmt_elf.c).  Reading, the source's module takes over the dump (d->fmt
- * becomes it, d->wrap this module); either way a conversion copies the
- * metadata and one extent of page data, and the rebuild is byte for byte.
+ * (fmt_elf.c); a Linux vmcore its headers and the rest (fmt_vmcore.c); a
+ * kdump-compressed file its headers and descriptors, and its pages
+ * decoded, which the kind writes itself (dk_portable.data, kdump_port.c).
+ * Reading, the source's module takes over the dump (d->fmt becomes it,
+ * d->wrap this module); either way a conversion copies the metadata and
+ * one extent of page data, and the rebuild is byte for byte.
  *
  * Writing never goes through libelf: the headers are encoded with the
  * library's ELF layer (elf.c, dkelf.h), and pages are copied between the

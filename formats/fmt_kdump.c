@@ -320,8 +320,8 @@ flat_resolve(struct kd_part *p, struct kd_rec *r, size_t n,
 }
 
 int
-dk_kd_flat_next(const struct dk_src *s, const char *name, uint64_t *pos,
-    struct dk_kd_frec *r, struct dk_err *err)
+dk_kd_flat_next(const struct dk_src *s, const char *name, uint64_t idx,
+    uint64_t *pos, struct dk_kd_frec *r, struct dk_err *err)
 {
 	uint8_t b[KD_FLAT_REC];
 
@@ -342,10 +342,11 @@ dk_kd_flat_next(const struct dk_src *s, const char *name, uint64_t *pos,
 	}
 	if (r->off > INT64_MAX || r->size == 0 || r->size > INT64_MAX ||
 	    r->off > (uint64_t)INT64_MAX - r->size) {
-		dk_err_at(err, DK_ECORRUPT, name, *pos, "flattened record: "
+		dk_err_at(err, DK_ECORRUPT, name, *pos, "flattened record %ju: "
 		    "expected an offset >= 0 and a size > 0 that end below "
 		    "2^63, or the end marker (-1, -1); found offset %#jx, size "
-		    "%#jx", (uintmax_t)r->off, (uintmax_t)r->size);
+		    "%#jx", (uintmax_t)idx, (uintmax_t)r->off,
+		    (uintmax_t)r->size);
 		return -1;
 	}
 	*pos += KD_FLAT_REC;
@@ -389,7 +390,7 @@ flat_index(struct kd_part *p, struct dk_err *err)
 	p->flat = 1;
 	for (;;) {
 		struct dk_kd_frec fr;
-		int got = dk_kd_flat_next(s, p->name, &pos, &fr, err);
+		int got = dk_kd_flat_next(s, p->name, n, &pos, &fr, err);
 
 		if (got < 0) {
 			st = err->code;
@@ -2217,14 +2218,16 @@ dk_kd_port(const struct dk_dump *d)
 }
 
 int
-dk_kd_flat_map(const struct dk_dump *d, uint64_t off, uint64_t len,
+dk_kd_flat_map(const struct dk_dump *d, size_t pi, uint64_t off, uint64_t len,
     struct dk_range *out)
 {
-	const struct kd_part *p = &kd(d)->part[0];
-	size_t lo = 0, hi = p->next;
+	const struct kd_part *p;
+	size_t lo = 0, hi;
 
-	if (!p->flat || len == 0)
+	if (pi >= kd(d)->npart || !kd(d)->part[pi].flat || len == 0)
 		return 0;
+	p = &kd(d)->part[pi];
+	hi = p->next;
 	while (lo < hi) {	/* the first extent that ends after off */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -2276,10 +2279,10 @@ dk_kd_flat_lost(struct dk_dump *d, dk_kd_range_fn fn, void *arg,
 	memcpy(x, p->ext, p->next * sizeof(*x));
 	qsort(x, p->next, sizeof(*x), ext_phys_cmp);
 	/* Each record's bytes in the file less those an extent reads. */
-	for (;;) {
+	for (uint64_t i = 0; ; i++) {
 		struct dk_kd_frec fr;
 		uint64_t at, end;
-		int got = dk_kd_flat_next(p->src, p->name, &pos, &fr, err);
+		int got = dk_kd_flat_next(p->src, p->name, i, &pos, &fr, err);
 
 		if (got <= 0 || fr.end) {
 			if (got < 0)

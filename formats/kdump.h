@@ -314,18 +314,20 @@ struct dk_kd_frec {
 	int		end;		/* the end marker (-1, -1) */
 };
 /*
- * The record of flattened file s (named name) at *pos, moving *pos past
+ * Record idx of flattened file s (named name) at *pos, moving *pos past
  * it: 1, 0 at the end of the file, -1 with err set on a bad header.
  */
 int		dk_kd_flat_next(const struct dk_src *s, const char *name,
-		    uint64_t *pos, struct dk_kd_frec *, struct dk_err *);
+		    uint64_t idx, uint64_t *pos, struct dk_kd_frec *,
+		    struct dk_err *);
 /*
- * Where [off, off + len) of d's flattened image is in its file: the
- * first piece, of out->end bytes, at file offset out->start
- * (UINT64_MAX: no record holds it, zeros); 0 if d is not flattened.
+ * Where [off, off + len) of the image of d's part pi, flattened, is in
+ * its file: the first piece, of out->end bytes, at file offset
+ * out->start (UINT64_MAX: no record holds it, zeros); 0 if the part is
+ * not flattened.
  */
-int		dk_kd_flat_map(const struct dk_dump *, uint64_t off, uint64_t len,
-		    struct dk_range *out);
+int		dk_kd_flat_map(const struct dk_dump *, size_t pi, uint64_t off,
+		    uint64_t len, struct dk_range *out);
 typedef enum dk_status (*dk_kd_range_fn)(void *, uint64_t lo, uint64_t hi,
 		    struct dk_err *);
 /*
@@ -362,6 +364,17 @@ enum dk_status	dk_kd_open_mapped(struct dk_dump *, const struct dk_kd_map *,
 void		dk_kd_set_port(struct dk_dump *, void *p, void (*fr)(void *));
 /* What dk_kd_set_port gave, or NULL. */
 void		*dk_kd_port(const struct dk_dump *);
+/* What dumpcheck checks of a portable file's kdump (kdump_port.c). */
+struct dk_kd_audit {
+	uint64_t	stored;		/* pages its page data should hold */
+	uint64_t	cut;		/* ... of them past the file's end */
+	uint64_t	noenc;		/* pages of a codec with no encoder */
+	uint64_t	noenc_pfn;	/* the first of them */
+	unsigned	noenc_codec;
+};
+/* Audit d, read from a portable file (else all zero). */
+enum dk_status	dk_kd_portable_audit(struct dk_dump *, struct dk_kd_audit *,
+		    struct dk_err *);
 /* The format in the portable file (kdump_port.c): source kind 5. */
 struct dk_portable;
 extern const struct dk_portable dk_kd_portable;

@@ -48,6 +48,7 @@ struct kp_state {
 	uint32_t	 crc;		/* of the pages the rebuild writes */
 	uint64_t	 hoff, hlen;	/* the source header in d's file */
 	int		 chosen;	/* enc, crc known */
+	uint64_t	 stored;	/* pages the page data holds */
 	/*
 	 * A flattened source: the stream's size and records (the end
 	 * marker's counted), the records note in d's file (portable), and
@@ -59,6 +60,9 @@ struct kp_state {
 	struct dk_presidue *lost;
 	size_t		 nlost;
 	uint64_t	 lost_bytes;
+	/* The residue found natively, kept for the next plan. */
+	struct dk_presidue *res;
+	size_t		 nres;
 };
 
 static void
@@ -66,8 +70,10 @@ kp_free(void *p)
 {
 	struct kp_state *k = p;
 
-	if (k != NULL)
+	if (k != NULL) {
 		free(k->lost);
+		free(k->res);
+	}
 	free(k);
 }
 
@@ -109,10 +115,19 @@ kp_convertible(const struct dk_dump *d, struct dk_err *err)
 	uint64_t meta, size;
 
 	dk_kd_facts(d, &f);
-	if (f.nparts > 1)
-		return dk_err_set(err, DK_EUNSUP, "%s: the %zu files of a "
-		    "--split set do not convert together to the portable "
-		    "format: convert each part alone", d->src.name, f.nparts);
+	if (f.nparts > 1) {
+		char names[512];
+		size_t n = 0;
+
+		names[0] = '\0';
+		for (size_t i = 0; i < f.nparts && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+			    "%s%s", i > 0 ? ", " : "", dk_file(d, i));
+		return dk_err_set(err, DK_EUNSUP, "the %zu files of a --split "
+		    "set do not convert together to the portable format (a "
+		    "portable file holds one kdump file): convert each part "
+		    "alone: %s", f.nparts, names);
+	}
 	(void)dk_kd_part_extent((struct dk_dump *)d, 0, &meta, &size);
 	if (meta > UINT32_MAX - 8)
 		return dk_err_set(err, DK_ELIMIT, "%s: the kdump file's %#jx "
@@ -153,7 +168,7 @@ kp_res_add(struct kp_res *r, uint64_t off, uint64_t len, struct dk_err *err)
 	enum dk_status st;
 
 	while (len > 0) {
-		if (!dk_kd_flat_map(r->d, off, len, &m))
+		if (!dk_kd_flat_map(r->d, 0, off, len, &m))
 			return dk_plan_residue(r->pl, off, len, off, err);
 		if (m.start != UINT64_MAX && (st = dk_plan_residue(r->pl, off,
 		    m.end, m.start, err)) != DK_OK)
@@ -224,8 +239,12 @@ kp_flat_scan(struct dk_dump *d, struct kp_state *k, struct dk_err *err)
 	k->flat = 1;
 	k->flat_size = d->src.size;
 	k->nrec = 0;
-	while ((got = dk_kd_flat_next(&d->src, d->src.name, &pos, &fr,
-	    err)) == 1) {
+	free(k->lost);
+	k->lost = NULL;
+	k->nlost = 0;
+	k->lost_bytes = 0;
+	while ((got = dk_kd_flat_next(&d->src, d->src.name, k->nrec, &pos,
+	    &fr, err)) == 1) {
 		k->nrec++;
 		if (fr.end || fr.have < fr.size)
 			break;
@@ -250,12 +269,26 @@ kp_residue(struct dk_dump *d, struct dk_plan *pl, struct dk_err *err)
 		return err->code;
 	if (dk_is_portable(d))
 		return dk_plan_note_residue(d, pl, k->size, err);
+	if (k->chosen) {	/* planned before: the same residue */
+		for (size_t i = 0; i < k->nres; i++)
+			if ((st = dk_plan_residue(pl, k->res[i].off,
+			    k->res[i].len, k->res[i].src_off, err)) != DK_OK)
+				return st;
+		return DK_OK;
+	}
 	if ((st = dk_kd_reenc_choose(d, k->enc, err)) != DK_OK ||
-	    (st = dk_kd_reenc_walk(d, k->enc, kp_res_piece, &r, err)) != DK_OK)
+	    (st = dk_kd_reenc_walk(d, k->enc, kp_res_piece, &r, err)) != DK_OK ||
+	    (st = kp_flat_scan(d, k, err)) != DK_OK)
 		return st;
+	if (pl->nres > 0) {
+		if ((k->res = malloc(pl->nres * sizeof(*k->res))) == NULL)
+			return dk_err_set(err, DK_ENOMEM, "out of memory");
+		memcpy(k->res, pl->res, pl->nres * sizeof(*k->res));
+		k->nres = pl->nres;
+	}
 	k->crc = (uint32_t)r.crc;
 	k->chosen = 1;
-	return kp_flat_scan(d, k, err);
+	return DK_OK;
 }
 
 static uint64_t
@@ -357,7 +390,8 @@ kp_rec_note(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
 	if ((st = dk_sink_write(s, b, 16, err)) != DK_OK)
 		return st;
 	for (uint64_t i = 0; i < k->nrec; i++) {
-		if (dk_kd_flat_next(&d->src, d->src.name, &pos, &fr, err) != 1)
+		if (dk_kd_flat_next(&d->src, d->src.name, i, &pos, &fr,
+		    err) != 1)
 			return err->code != DK_OK ? err->code :
 			    dk_err_set(err, DK_ECORRUPT, "%s: the flattened "
 			    "records changed", d->src.name);
@@ -632,7 +666,7 @@ kp_rec_at(struct dk_dump *d, const struct kp_state *k, uint64_t *pos,
 	enum dk_status st;
 
 	if (!dk_is_portable(d)) {
-		if (dk_kd_flat_next(&d->src, d->src.name, pos, fr, err) == 1)
+		if (dk_kd_flat_next(&d->src, d->src.name, i, pos, fr, err) == 1)
 			return DK_OK;
 		return err->code != DK_OK ? err->code : dk_err_set(err,
 		    DK_ECORRUPT, "%s: the flattened records changed",
@@ -898,6 +932,10 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
 		    (uintmax_t)stored, (uintmax_t)d->info.npages,
 		    (uintmax_t)d->info.npages_present);
+	/* A portable file cut short: the pages past its end are not in it. */
+	k->stored = stored;
+	if (d->src.size < data + (stored << d->page_shift))
+		d->info.npages_present = (d->src.size - data) >> d->page_shift;
 	/* The portable file's sections, not the kdump file's. */
 	d->nsect = 0;
 	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
@@ -905,6 +943,39 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	dk_add_section(d, "pages", data, d->src.size - data,
 	    d->src.size - data);
 	return DK_OK;
+}
+
+enum dk_status
+dk_kd_portable_audit(struct dk_dump *d, struct dk_kd_audit *a,
+    struct dk_err *err)
+{
+	struct kp_state *k = dk_kd_port(d);
+	struct dk_kd_stored sp = { 0 };
+	struct dk_kd_facts f;
+	uint64_t end;
+	int got;
+
+	memset(a, 0, sizeof(*a));
+	if (k == NULL || !dk_is_portable(d))
+		return DK_OK;
+	dk_kd_facts(d, &f);
+	end = f.pdata + (k->stored << d->page_shift);
+	if (d->src.size < end)
+		a->cut = (end - d->src.size + d->page_size - 1) >>
+		    d->page_shift;
+	a->stored = k->stored;
+	while ((got = dk_kd_desc_next(d, &sp, err)) == 1) {
+		int ci = dk_kd_codec_index(sp.codec);
+
+		if (sp.codec == UINT32_MAX || sp.codec == 0 ||
+		    (ci >= 0 && k->enc[ci].codec != 0))
+			continue;
+		if (a->noenc++ == 0) {
+			a->noenc_pfn = sp.pfn;
+			a->noenc_codec = sp.codec;
+		}
+	}
+	return got < 0 ? err->code : DK_OK;
 }
 
 const struct dk_portable dk_kd_portable = {

@@ -22,7 +22,7 @@
 #include "kdump.h"
 
 #define	KR_SAMPLE	64	/* pages of a codec the race may take */
-#define	KR_BUDGET	(16u << 20)	/* bytes it may encode, per codec */
+#define	KR_BUDGET	(4u << 20)	/* bytes it may encode, per codec */
 #define	KR_MAXCAND	48
 
 /* The codecs by index: the bits of the descriptor's flags. */
@@ -301,8 +301,18 @@ kr_gap(struct kr_walk *w, uint64_t lo, uint64_t hi, struct dk_err *err)
 	while (at < hi) {
 		size_t n = hi - at < KD_MAX_BLOCK ? (size_t)(hi - at) :
 		    KD_MAX_BLOCK;
+		struct dk_range m;
 		enum dk_status st;
 
+		/* A flattened file's bytes no record holds: zeros, skipped. */
+		if (dk_kd_flat_map(w->d, w->part, at, hi - at, &m)) {
+			if (m.start == UINT64_MAX) {
+				at += m.end;
+				continue;
+			}
+			if (m.end < n)
+				n = (size_t)m.end;
+		}
 		if ((st = dk_kd_part_read(w->d, w->part, w->buf, n, at, err)) !=
 		    DK_OK)
 			return st;

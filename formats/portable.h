@@ -3,7 +3,8 @@
  * docs/portable-elf-minidump.md) and the formats it holds; not installed.
  *
  * A portable file holds one source dump: its metadata verbatim in
- * dumpkit's notes and its page data verbatim as one extent.  What the
+ * dumpkit's notes and its page data as one extent (verbatim, or, for a
+ * kdump file, its pages decoded: dk_portable.prun_next, .data).  What the
  * metadata and the page data of a source format are, how the format is
  * read back from the notes and how its native file is rebuilt is the
  * format module's business: it describes itself with a struct
