@@ -123,7 +123,8 @@ check_header(const struct fz *z)
 		FZ_CHECK(f.name != NULL);
 		(void)strlen(f.name);
 		FZ_CHECK(memchr(f.str, '\0', sizeof(f.str)) != NULL);
-		FZ_CHECK(f.size > 0 && f.size <= 64);
+		/* The widest: a kdump header's utsname strings, 65 bytes. */
+		FZ_CHECK(f.size > 0 && f.size <= 65);
 		if (f.is_string)
 			FZ_CHECK(f.value == 0);
 	}
@@ -195,6 +196,8 @@ read_pa(const struct fz *z, uint64_t pa, size_t len)
 			FZ_CHECK(z->buf[k] == 0);
 		return;
 	}
+	if (off == DK_OFF_PAGED)	/* no file offset: a kdump's pages */
+		return;
 	if ((pa & (z->in->page_size - 1)) + len <= z->in->page_size &&
 	    raw_window(z->d, z->size, &base, &end)) {
 		FZ_CHECK(base <= z->size && off <= z->size - base &&

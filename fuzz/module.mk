@@ -63,7 +63,7 @@ fuzz-replay: $(FUZZ_REPLAY_RUNS)
 # corpora are replayed through it too.
 FUZZ_ALSO_minidump := fuzz/corpus/elf fuzz/corpus/sparc64 fuzz/corpus/kdh \
 		      fuzz/corpus/compress
-FUZZ_ALSO_elfmini  := $(FUZZ_ALSO_minidump)
+FUZZ_ALSO_elfmini  := $(FUZZ_ALSO_minidump) fuzz/corpus/kdump
 # The kdump validator's target replays the reader's corpus too.
 FUZZ_ALSO_kdump_check := fuzz/corpus/kdump
 

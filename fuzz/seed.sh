@@ -19,7 +19,9 @@
 # (--arch from the seed's name, which is the row's; the regress-* seeds
 # are amd64), and each seed of fuzz/corpus/vmcore converted the same
 # way, named vmcore-NAME.elf (the Linux vmcore kind, with its source
-# header note).  A seed dumpconv refuses is skipped and reported.
+# header note), and six of fuzz/corpus/kdump, named kdump-NAME.elf (the
+# kdump kind: decoded pages, encoders and records notes).  A seed
+# dumpconv refuses is skipped and reported.
 #
 # fuzz/corpus/vmcore: heads of the real vmcores of tests/data/vmcore.
 #
@@ -108,6 +110,21 @@ for f in fuzz/corpus/vmcore/*; do
 	fi
 done
 echo "seed: $em: $made vmcores converted, $skipped skipped"
+# ... and some kdump seeds, converted (source kind 5): each layout and
+# codec once, plain, flattened, cut and a split part.
+made=0 skipped=0
+for name in lp64-le-v6-zlib lp64-be-v6-zstd.flat ilp32-le-v4-lzo.cut \
+    ilp32pad-be-v3-snappy lp64-le-v5-mixed.flat lp64-le-v6-split; do
+	f=fuzz/corpus/kdump/$name
+	rm -f "$em/kdump-$name.elf"
+	if "$DUMPCONV" -q "$f" -o "$em/kdump-$name.elf" 2> "$tmp/err"; then
+		made=$((made + 1))
+	else
+		echo "seed: skipped kdump-$name.elf: $(cat "$tmp/err")" >&2
+		skipped=$((skipped + 1))
+	fi
+done
+echo "seed: $em: $made kdump files converted, $skipped skipped"
 
 # fuzz/corpus/kdwarf: fixture kernels with their DWARF (both byte orders
 # and classes; one whose p_pptr lies past struct proc, one stripped of
