@@ -32,6 +32,7 @@
 #include "dkelf.h"
 #include "kdump.h"
 #include "portable.h"
+#include "vmcore_write.h"
 
 #define	KP_ENC_ENTRY	16	/* flag, encoder, level, 0 */
 #define	KP_ENC_TAIL	16	/* image size; CRC-32, 0 */
@@ -533,6 +534,16 @@ kp_data(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
 	return st;
 }
 
+/* A physical PT_LOAD's p_vaddr: the direct map's, as --to elf's. */
+static uint64_t
+kp_pvaddr(const struct dk_dump *d, uint64_t pa)
+{
+	const char *why;
+	uint64_t dm = dk_vmw_direct_map(d, &why);
+
+	return dm != 0 ? dm + pa : 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* The way back.                                                           */
 
@@ -992,4 +1003,5 @@ const struct dk_portable dk_kd_portable = {
 	.rebuild	= kp_rebuild,
 	.prun_next	= kp_prun_next,
 	.data		= kp_data,
+	.pvaddr		= kp_pvaddr,
 };

@@ -312,38 +312,36 @@ plan_pieces(struct dk_dump *d, struct dk_vmw_plan *p, struct dk_err *err)
 	return st;
 }
 
-/*
- * The direct map's p_vaddr of pa 0 (0: none known), and what told it.
- * A window of the reader first: it saw the source's segments.
- */
-static void
-plan_direct_map(const struct dk_dump *d, struct dk_vmw_plan *p)
+uint64_t
+dk_vmw_direct_map(const struct dk_dump *d, const char **why)
 {
 	const struct dk_window *w = dk_window_find(d, DK_WIN_DIRECT_MAP);
 	uint64_t v, off = 0, l5 = 0;
 
-	p->direct_map = 0;
-	p->direct_map_why = "none known: p_vaddr 0";
+	*why = "none known: p_vaddr 0";
 	if (w != NULL && w->va >= w->pa) {
-		p->direct_map = w->va - w->pa;
-		p->direct_map_why = "the dump's direct-map window";
-	} else if (vmci(d, "NUMBER(PAGE_OFFSET)", 0, &v)) {
+		*why = "the dump's direct-map window";
+		return w->va - w->pa;
+	}
+	if (vmci(d, "NUMBER(PAGE_OFFSET)", 0, &v)) {
 		uint64_t base = 0;
 
 		if (!vmci(d, "NUMBER(phys_ram_base)", 0, &base))
 			(void)vmci(d, "NUMBER(PHYS_OFFSET)", 0, &base);
-		if (v >= base) {
-			p->direct_map = v - base;
-			p->direct_map_why = "VMCOREINFO NUMBER(PAGE_OFFSET)";
-		}
-	} else if (p->machine == EM_X86_64 && p->cls == ELFCLASS64 &&
-	    vmci(d, "KERNELOFFSET", 1, &off) && off == 0) {
-		(void)vmci(d, "NUMBER(pgtable_l5_enabled)", 0, &l5);
-		p->direct_map = l5 ? X86_64_DMAP5 : X86_64_DMAP4;
-		p->direct_map_why = l5 ? "x86_64 5-level direct map "
-		    "(KERNELOFFSET 0: no KASLR)" : "x86_64 4-level direct map "
-		    "(KERNELOFFSET 0: no KASLR)";
+		if (v < base)
+			return 0;
+		*why = "VMCOREINFO NUMBER(PAGE_OFFSET)";
+		return v - base;
 	}
+	if (d->arch->elf_machine == EM_X86_64 && vmci(d, "KERNELOFFSET", 1,
+	    &off) && off == 0) {
+		(void)vmci(d, "NUMBER(pgtable_l5_enabled)", 0, &l5);
+		*why = l5 ? "x86_64 5-level direct map (KERNELOFFSET 0: no "
+		    "KASLR)" : "x86_64 4-level direct map (KERNELOFFSET 0: no "
+		    "KASLR)";
+		return l5 ? X86_64_DMAP5 : X86_64_DMAP4;
+	}
+	return 0;
 }
 
 /*
@@ -483,7 +481,7 @@ dk_vmw_plan(struct dk_dump *d, const struct dk_vmw_opts *o,
 	if ((st = plan_notes(d, o, p, err)) != DK_OK ||
 	    (st = plan_pieces(d, p, err)) != DK_OK)
 		goto fail;
-	plan_direct_map(d, p);
+	p->direct_map = dk_vmw_direct_map(d, &p->direct_map_why);
 	/*
 	 * The aliases' count is known only with the loads, which need the
 	 * data's offset, which follows the program headers: plan twice,

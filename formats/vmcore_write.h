@@ -65,6 +65,13 @@ struct dk_vmw_plan {
 	uint64_t		 missing;	/* pages the source lacks */
 };
 
+/*
+ * The direct map of Linux dump d: p_vaddr minus p_paddr, from the
+ * reader's direct-map window, else VMCOREINFO's NUMBER(PAGE_OFFSET),
+ * else x86_64's fixed base without KASLR; 0 if none is known.  *why
+ * says which.
+ */
+uint64_t	dk_vmw_direct_map(const struct dk_dump *d, const char **why);
 /* Is d a Linux dump (kdump-compressed, ELF vmcore) this writer takes? */
 int		dk_vmw_linux(const struct dk_dump *d);
 /*

@@ -500,15 +500,36 @@ def cmd_pages(src, port, n):
             p.E, 'little' if k.E == '<' else 'big'))
     if p.e_type != 4 or p.ph[0][0] != 4:
         bad.append('e_type %d, program header 0 of type %d' % (p.e_type, p.ph[0][0]))
+    # p_vaddr: the direct map, as the kernel's VMCOREINFO gives it
+    # (NUMBER(PAGE_OFFSET) less the RAM base), else on x86_64 without
+    # KASLR (KERNELOFFSET=0) the fixed 4- or 5-level base; else 0.
     o = k.b.find(b'VMCOREINFO\0', k.off_note, k.off_note + k.size_note) \
         if k.size_note else -1
-    dmap = o >= 0 and (b'PAGE_OFFSET' in k.b[o:k.off_note + k.size_note] or
-                       b'page_offset_base' in k.b[o:k.off_note + k.size_note])
+    vi = {}
+    if o >= 0:
+        for line in k.b[o + 12:k.off_note + k.size_note].split(b'\n'):
+            if b'=' in line:
+                key, _, val = line.partition(b'=')
+                vi[key.decode('ascii', 'replace')] = val.split(b'\0')[0].decode(
+                    'ascii', 'replace')
+    dm = 0
+    try:
+        if 'NUMBER(PAGE_OFFSET)' in vi:
+            base = int(vi.get('NUMBER(phys_ram_base)',
+                              vi.get('NUMBER(PHYS_OFFSET)', '0')), 0)
+            v = int(vi['NUMBER(PAGE_OFFSET)'], 0)
+            dm = v - base if v >= base else 0
+        elif p.e_machine == 62 and int(vi.get('KERNELOFFSET', 'x'), 16) == 0:
+            dm = 0xff11000000000000 if vi.get('NUMBER(pgtable_l5_enabled)') == '1' \
+                else 0xffff888000000000
+    except ValueError:
+        dm = 0
     for t, fl, off, va, pa, fsz, msz, al in p.physph:
-        if fl != 7 or fsz != msz or al != k.block or (va != 0 and not dmap):
+        want = pa + dm if dm else 0
+        if fl != 7 or fsz != msz or al != k.block or va != want:
             bad.append('PT_LOAD at %#x: p_flags %d, p_filesz %#x, p_memsz %#x, '
-                       'p_align %#x, p_vaddr %#x (VMCOREINFO %s the direct map)' % (
-                           pa, fl, fsz, msz, al, va, 'gives' if dmap else 'does not give'))
+                       'p_align %#x, p_vaddr %#x (the direct map, from VMCOREINFO: '
+                       '%#x)' % (pa, fl, fsz, msz, al, va, want))
             break
     # The notes of 10.3: the source header note is the (rearranged)
     # file's bytes up to the end of its descriptors; the encoders note
