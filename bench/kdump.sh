@@ -29,7 +29,8 @@
 # makedumpfile -F -d 0 FILE > /dev/null (every page read and decompressed,
 # written uncompressed to /dev/null as flattened records) and
 # makedumpfile -d 0 FILE OUT + sync OUT, and next to them what -E would
-# have written, dumpconv --to elf FILE (fsynced).
+# have written, dumpconv --to elf FILE (fsynced).  Then the portable
+# file of that kdump file (source kind 5) and its way back, checked.
 # Peak RSS of each (bench/maxrss) and the output sizes.
 set -eu
 
@@ -191,7 +192,22 @@ row "makedumpfile -F -d 0 > /dev/null (baseline)" "${best} s" \
 best_med mdf-d0 sh -c "$MDF" sh -d 0 "$kd" "$dir/out"
 row "makedumpfile -d 0 FILE OUT, sync OUT" "${best} s" \
     "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+d0_best=$best
 best_med dumpconv-elf "$DUMPCONV" -q --to elf "$kd" -o "$dir/out"
 row "dumpconv --to elf FILE -o OUT (fsyncs)" "${best} s" \
     "[${med} s] ${rss} KiB, $(mib "$size") MiB"
+# The portable file of makedumpfile's file (source kind 5: every page
+# decoded, the encoders found) next to makedumpfile -d 0 (every page
+# decoded and written as it is); its way back (every page re-encoded
+# with compress2 level 1) next to makedumpfile -c -d 1 (every page
+# encoded with compress2 level 1), and checked byte for byte.
+best_med dumpconv-port "$DUMPCONV" -q "$kd" -o "$dir/out"
+row "dumpconv FILE -o PORTABLE (fsyncs)" "${best} s" \
+    "[${med} s] ${rss} KiB, $(mib "$size") MiB; /makedumpfile -d 0 $(ratio "$best" "$d0_best")"
+mv "$dir/out" "$dir/port.elf"
+best_med dumpconv-back "$DUMPCONV" -q --to native "$dir/port.elf" -o "$dir/out"
+if cmp -s "$dir/out" "$kd"; then same="the same bytes"; else same="NOT THE SAME BYTES"; fi
+row "dumpconv --to native PORTABLE -o OUT (fsyncs)" "${best} s" \
+    "[${med} s] ${rss} KiB, $same; /makedumpfile -c -d 1 $(ratio "$best" "$m_best")"
+rm -f "$dir/port.elf"
 echo "end of bench/kdump.sh: $(load)"
