@@ -78,7 +78,9 @@ fz_reads(struct dk_dump *d, size_t size)
 		FZ_CHECK(r.len > 0 && r.pa >= prev_end);
 		FZ_CHECK(r.pa + r.len - 1 >= r.pa);
 		prev_end = r.pa + r.len;
-		pages += (r.len + in->page_size - 1) / in->page_size;
+		/* A Linux vmcore may not know its page size (0): no count. */
+		if (in->page_size > 0)
+			pages += (r.len + in->page_size - 1) / in->page_size;
 		if (first == UINT64_MAX)
 			first = r.pa;
 		if (n++ < FZ_RUNS) {
