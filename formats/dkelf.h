@@ -303,6 +303,8 @@ void		dk_note_iter_init(struct dk_note_iter *, const struct dk_src *,
 /* The same over len bytes in memory (offsets are from p). */
 void		dk_note_iter_mem(struct dk_note_iter *, const uint8_t *p,
 		    size_t len, enum dk_endian, const char *what);
+/* Is note n's name s (its NUL counted or not)? */
+int		dk_note_is(const struct dk_note *n, const char *s);
 /*
  * The next note into *n: DK_OK; DK_NOMATCH when the range is done; or
  * an error at the note's offset, after which it->off is that offset and

@@ -394,6 +394,15 @@ dk_note_iter_mem(struct dk_note_iter *it, const uint8_t *p, size_t len,
 	dk_note_iter_init(it, &src, 0, len, e, what);
 }
 
+int
+dk_note_is(const struct dk_note *n, const char *s)
+{
+	size_t l = strlen(s);
+
+	return n->have_name && (n->namesz == l || n->namesz == l + 1) &&
+	    memcmp(n->name, s, l) == 0;
+}
+
 enum dk_status
 dk_note_next(struct dk_note_iter *it, struct dk_note *n, struct dk_err *err)
 {

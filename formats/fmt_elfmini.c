@@ -289,6 +289,48 @@ em_open(struct dk_dump *d, const struct dk_open_opts *o, struct dk_err *err)
 	return kind->open(d, &ctx, err);
 }
 
+enum dk_status
+dk_pdata_offset(const struct dk_dump *d, const struct dk_pctx *c,
+    uint64_t *data, struct dk_err *err)
+{
+	*data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
+	if (*data > d->src.size || *data < c->noff + c->nsize)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name,
+		    c->notes[DK_PN_INFO].off + DK_INFO_DATA_OFFSET,
+		    "data_offset %#jx: expected an offset past the notes "
+		    "(%#jx) inside the file of %#jx bytes", (uintmax_t)*data,
+		    (uintmax_t)(c->noff + c->nsize), (uintmax_t)d->src.size);
+	return DK_OK;
+}
+
+enum dk_status
+dk_popen_done(struct dk_dump *d, const struct dk_pctx *c, uint64_t data,
+    const char *arch_by, const char *counts_by, struct dk_err *err)
+{
+	uint64_t ioff = c->notes[DK_PN_INFO].off;
+	uint64_t npages = dk_pinfo(c, DK_INFO_NPAGES, 8);
+	uint64_t stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
+
+	d->info.format = "portable-elf";
+	if (d->arch != c->row)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_ARCH, "the info note names %s, %s %s",
+		    c->row->name, arch_by, d->arch->name);
+	if (npages != d->info.npages || stored != d->info.npages_present)
+		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
+		    DK_INFO_NPAGES, "the info note says %ju pages, %ju stored; "
+		    "%s say %ju, %ju", (uintmax_t)npages, (uintmax_t)stored,
+		    counts_by, (uintmax_t)d->info.npages,
+		    (uintmax_t)d->info.npages_present);
+	/* The portable file's sections, not the source's. */
+	d->nsect = 0;
+	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
+	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
+	dk_add_section(d, "pages", data, d->src.size - data,
+	    d->src.size - data);
+	return DK_OK;
+}
+
 /*
  * A portable file is read by its source's module (d->fmt, set by the
  * source's dk_portable.open); this one only opens it and frees its own

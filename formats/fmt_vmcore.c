@@ -184,15 +184,6 @@ vmc_straddle(struct dk_dump *d, const char *what, uint64_t o, uint64_t len,
 /* ---------------------------------------------------------------------- */
 /* Probe: a Linux kernel's ELF core, by its notes.                         */
 
-/* A note's name is s (NUL included or not)? */
-static int
-note_is(const struct dk_note *n, const char *s)
-{
-	size_t l = strlen(s);
-
-	return n->have_name && (n->namesz == l || n->namesz == l + 1) &&
-	    memcmp(n->name, s, l) == 0;
-}
 
 static const struct dk_arch *machine_row(unsigned, unsigned, enum dk_endian,
     int *);
@@ -275,16 +266,16 @@ dk_vmcore_is(const struct dk_src *src)
 		while (notes++ < VMC_PROBE_NOTES &&
 		    dk_note_next(&it, &nt, &err) == DK_OK) {
 			/* A portable file of a vmcore: the notes are copies. */
-			if (notes == 1 && note_is(&nt, DK_PNOTE_NAME) &&
+			if (notes == 1 && dk_note_is(&nt, DK_PNOTE_NAME) &&
 			    nt.type == DK_PNOTE_BASE + DK_PN_INFO)
 				return 0;
-			if (note_is(&nt, "CORE") && (nt.type ==
+			if (dk_note_is(&nt, "CORE") && (nt.type ==
 			    VMC_NT_PRPSINFO || nt.type == VMC_NT_AUXV ||
 			    nt.type == VMC_NT_FILE))
 				proc = 1;
-			if (note_is(&nt, "VMCOREINFO"))
+			if (dk_note_is(&nt, "VMCOREINFO"))
 				vmci = 1;
-			if (note_is(&nt, "QEMU") || (note_is(&nt, "CORE") &&
+			if (dk_note_is(&nt, "QEMU") || (dk_note_is(&nt, "CORE") &&
 			    nt.type == VMC_NT_PRSTATUS))
 				kernel = 1;
 		}
@@ -480,7 +471,7 @@ notes_count(struct vmc_notes *n, const struct dk_note *nt)
 
 	snprintf(key, sizeof(key), "%.20s %#jx", owner, (uintmax_t)nt->type);
 	for (i = 0; i < DK_ARRAY_LEN(note_names); i++)
-		if (note_is(nt, note_names[i].owner) &&
+		if (dk_note_is(nt, note_names[i].owner) &&
 		    nt->type == note_names[i].type) {
 			snprintf(key, sizeof(key), "%s %s", note_names[i].owner,
 			    note_names[i].name);
@@ -560,10 +551,10 @@ walk_notes(struct dk_dump *d, struct vmc_notes *n, uint64_t off,
 	dk_note_iter_init(&it, &d->src, off, off + size, d->info.endian,
 	    "the PT_NOTE segment");
 	while ((st = dk_note_next(&it, &nt, &n->err)) == DK_OK) {
-		int prstatus = note_is(&nt, "CORE") &&
+		int prstatus = dk_note_is(&nt, "CORE") &&
 		    nt.type == VMC_NT_PRSTATUS;
-		int qemu = note_is(&nt, "QEMU") && nt.type == 0;
-		int vmci = note_is(&nt, "VMCOREINFO") && !n->have_vmci;
+		int qemu = dk_note_is(&nt, "QEMU") && nt.type == 0;
+		int vmci = dk_note_is(&nt, "VMCOREINFO") && !n->have_vmci;
 
 		notes_count(n, &nt);
 		if (!prstatus && !qemu && !vmci)
@@ -1489,7 +1480,7 @@ src_notes(struct dk_dump *d, struct dk_sink *s, uint64_t *bytes,
 		while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
 			uint64_t len = it.off - n.off;
 
-			if (note_is(&n, DK_PNOTE_NAME))
+			if (dk_note_is(&n, DK_PNOTE_NAME))
 				continue;
 			*bytes += len;
 			if (s != NULL)
@@ -1561,23 +1552,18 @@ static enum dk_status
 vmc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 {
 	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
-	uint64_t ioff = c->notes[DK_PN_INFO].off, data, stored;
+	uint64_t data;
 	enum dk_decided by = d->info.arch_by;
 	char why[sizeof(d->arch_why)];
 	struct vmc_map m;
 	enum dk_status st;
 
-	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
 	if (!hn->seen)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
 		    "expected a source header note (the vmcore's bytes "
 		    "before its first segment), found none");
-	if (data > d->src.size || data < c->noff + c->nsize)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_DATA_OFFSET, "data_offset %#jx: expected an offset "
-		    "past the notes (%#jx) inside the file of %#jx bytes",
-		    (uintmax_t)data, (uintmax_t)(c->noff + c->nsize),
-		    (uintmax_t)d->src.size);
+	if ((st = dk_pdata_offset(d, c, &data, err)) != DK_OK)
+		return st;
 	m = (struct vmc_map){ hn->off, hn->size, data, c->row };
 	/* What decided the architecture is the portable reader's to say. */
 	memcpy(why, d->arch_why, sizeof(why));
@@ -1595,27 +1581,8 @@ vmc_popen(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		    (uintmax_t)hn->size, (uintmax_t)hn->off, (uintmax_t)data);
 		return st;
 	}
-	d->info.format = "portable-elf";
-	if (d->arch != c->row)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_ARCH, "the info note names %s, the source ELF "
-		    "header %s", c->row->name, d->arch->name);
-	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
-	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
-	    stored != d->info.npages_present)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_NPAGES, "the info note says %ju pages, %ju stored; "
-		    "the vmcore's program headers say %ju, %ju",
-		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
-		    (uintmax_t)stored, (uintmax_t)d->info.npages,
-		    (uintmax_t)d->info.npages_present);
-	/* The portable file's sections, not the vmcore's. */
-	d->nsect = 0;
-	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
-	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	dk_add_section(d, "pages", data, d->src.size - data,
-	    d->src.size - data);
-	return DK_OK;
+	return dk_popen_done(d, c, data, "the source ELF header",
+	    "the vmcore's program headers", err);
 }
 
 /* The page data keeps the vmcore's alignment: data_offset = h mod a page. */

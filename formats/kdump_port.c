@@ -302,15 +302,6 @@ kp_nenc(const struct kp_state *k)
 	return n;
 }
 
-/* A note's name is s (NUL included or not)? */
-static int
-note_is(const struct dk_note *n, const char *s)
-{
-	size_t l = strlen(s);
-
-	return n->have_name && (n->namesz == l || n->namesz == l + 1) &&
-	    memcmp(n->name, s, l) == 0;
-}
 
 /*
  * The kdump's own ELF notes (its sub header's offset_note, size_note),
@@ -350,7 +341,7 @@ kp_elf_notes(struct dk_dump *d, const struct kp_state *k, struct dk_sink *s,
 	while (st == DK_OK && dk_note_next(&it, &n, &e2) == DK_OK) {
 		uint64_t len = it.off - n.off;
 
-		if (note_is(&n, DK_PNOTE_NAME))
+		if (dk_note_is(&n, DK_PNOTE_NAME))
 			continue;
 		*bytes += len;
 		if (s != NULL)
@@ -886,7 +877,7 @@ static enum dk_status
 kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 {
 	const struct dk_pnote *hn = &c->notes[DK_PN_SOURCE_HEADER];
-	uint64_t ioff = c->notes[DK_PN_INFO].off, data, stored;
+	uint64_t data;
 	enum dk_decided by = d->info.arch_by;
 	char why[sizeof(d->arch_why)];
 	struct kp_state tmp, *k;
@@ -894,7 +885,6 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 	enum dk_status st;
 
 	memset(&tmp, 0, sizeof(tmp));
-	data = dk_pinfo(c, DK_INFO_DATA_OFFSET, 8);
 	if (!hn->seen)
 		return dk_err_at(err, DK_ECORRUPT, d->src.name, c->noff,
 		    "expected a source header note (the kdump file's bytes "
@@ -906,12 +896,10 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		free(tmp.lost);
 		return st;
 	}
-	if (data > d->src.size || data < c->noff + c->nsize)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_DATA_OFFSET, "data_offset %#jx: expected an offset "
-		    "past the notes (%#jx) inside the file of %#jx bytes",
-		    (uintmax_t)data, (uintmax_t)(c->noff + c->nsize),
-		    (uintmax_t)d->src.size);
+	if ((st = dk_pdata_offset(d, c, &data, err)) != DK_OK) {
+		free(tmp.lost);
+		return st;
+	}
 	m = (struct dk_kd_map){ tmp.hoff, tmp.hlen, tmp.size, data };
 	memcpy(why, d->arch_why, sizeof(why));
 	st = dk_kd_open_mapped(d, &m, err);
@@ -929,30 +917,13 @@ kp_open(struct dk_dump *d, const struct dk_pctx *c, struct dk_err *err)
 		return st;
 	}
 	*k = tmp;
-	d->info.format = "portable-elf";
-	if (d->arch != c->row)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_ARCH, "the info note names %s, the kdump file's "
-		    "headers %s", c->row->name, d->arch->name);
-	stored = dk_pinfo(c, DK_INFO_NSTORED, 8);
-	if (dk_pinfo(c, DK_INFO_NPAGES, 8) != d->info.npages ||
-	    stored != d->info.npages_present)
-		return dk_err_at(err, DK_ECORRUPT, d->src.name, ioff +
-		    DK_INFO_NPAGES, "the info note says %ju pages, %ju stored; "
-		    "the kdump file's bitmaps and descriptors say %ju, %ju",
-		    (uintmax_t)dk_pinfo(c, DK_INFO_NPAGES, 8),
-		    (uintmax_t)stored, (uintmax_t)d->info.npages,
-		    (uintmax_t)d->info.npages_present);
+	if ((st = dk_popen_done(d, c, data, "the kdump file's headers",
+	    "the kdump file's bitmaps and descriptors", err)) != DK_OK)
+		return st;
 	/* A portable file cut short: the pages past its end are not in it. */
-	k->stored = stored;
-	if (d->src.size < data + (stored << d->page_shift))
+	k->stored = d->info.npages_present;
+	if (d->src.size - data < (k->stored << d->page_shift))
 		d->info.npages_present = (d->src.size - data) >> d->page_shift;
-	/* The portable file's sections, not the kdump file's. */
-	d->nsect = 0;
-	dk_add_section(d, "elf headers", 0, c->noff, c->noff);
-	dk_add_section(d, "notes", c->noff, c->nsize, c->nsize);
-	dk_add_section(d, "pages", data, d->src.size - data,
-	    d->src.size - data);
 	return DK_OK;
 }
 

@@ -228,6 +228,21 @@ enum dk_status	dk_plan_emit(struct dk_sink *, struct dk_dump *,
 enum dk_status	dk_plan_emit_from(struct dk_sink *, const struct dk_src *from,
 		    struct dk_dump *, const struct dk_plan *, size_t *ri,
 		    uint64_t src, uint64_t len, struct dk_err *);
+/*
+ * *data: the info note's data_offset, checked to lie past the notes and
+ * inside the file (the kinds whose page data starts there).
+ */
+enum dk_status	dk_pdata_offset(const struct dk_dump *, const struct dk_pctx *,
+		    uint64_t *data, struct dk_err *);
+/*
+ * A kind's open is done: d is the portable file's (format, sections),
+ * its architecture and page counts are the info note's, or an error
+ * naming what said otherwise (arch_by, counts_by: "the vmcore's program
+ * headers").
+ */
+enum dk_status	dk_popen_done(struct dk_dump *, const struct dk_pctx *,
+		    uint64_t data, const char *arch_by, const char *counts_by,
+		    struct dk_err *);
 /* Was d read from a portable file (and not from its native format)? */
 int		dk_is_portable(const struct dk_dump *);
 

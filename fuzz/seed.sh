@@ -96,18 +96,22 @@ for f in "$md"/*; do
 	fi
 done
 echo "seed: $em: $made converted, $skipped skipped"
+# to_portable SRC OUT: dumpconv SRC to OUT, counted in made or skipped.
+to_portable() {
+	rm -f "$2"
+	if "$DUMPCONV" -q "$1" -o "$2" 2> "$tmp/err"; then
+		made=$((made + 1))
+	else
+		echo "seed: skipped $(basename "$2"): $(cat "$tmp/err")" >&2
+		skipped=$((skipped + 1))
+	fi
+}
 # ... and each Linux vmcore seed, converted (source kind 4).
 made=0 skipped=0
 for f in fuzz/corpus/vmcore/*; do
 	name=$(basename "$f")
 	case $name in crash-*) continue ;; esac
-	rm -f "$em/vmcore-$name.elf"
-	if "$DUMPCONV" -q "$f" -o "$em/vmcore-$name.elf" 2> "$tmp/err"; then
-		made=$((made + 1))
-	else
-		echo "seed: skipped vmcore-$name.elf: $(cat "$tmp/err")" >&2
-		skipped=$((skipped + 1))
-	fi
+	to_portable "$f" "$em/vmcore-$name.elf"
 done
 echo "seed: $em: $made vmcores converted, $skipped skipped"
 # ... and some kdump seeds, converted (source kind 5): each layout and
@@ -115,14 +119,7 @@ echo "seed: $em: $made vmcores converted, $skipped skipped"
 made=0 skipped=0
 for name in lp64-le-v6-zlib lp64-be-v6-zstd.flat ilp32-le-v4-lzo.cut \
     ilp32pad-be-v3-snappy lp64-le-v5-mixed.flat lp64-le-v6-split; do
-	f=fuzz/corpus/kdump/$name
-	rm -f "$em/kdump-$name.elf"
-	if "$DUMPCONV" -q "$f" -o "$em/kdump-$name.elf" 2> "$tmp/err"; then
-		made=$((made + 1))
-	else
-		echo "seed: skipped kdump-$name.elf: $(cat "$tmp/err")" >&2
-		skipped=$((skipped + 1))
-	fi
+	to_portable "fuzz/corpus/kdump/$name" "$em/kdump-$name.elf"
 done
 echo "seed: $em: $made kdump files converted, $skipped skipped"
 
