@@ -165,12 +165,13 @@ int		dk_kd_codec_parse(const char *, unsigned *codec, int *level,
 		    char *why, size_t whylen);
 
 /*
- * Fill page (block bytes) with the content of page frame pfn.
- * DK_ENOTDUMPED leaves the page out (counted as missing); any other
- * error stops the writer.
+ * Fill buf (n * block bytes) with page frames pfn to pfn + n - 1, a run
+ * of pages to store.  Any error of a run of more than one page makes the
+ * writer ask again a page at a time; of one page, DK_ENOTDUMPED leaves
+ * it out (counted as missing), any other error stops the writer.
  */
-typedef enum dk_status (*dk_kd_fill_fn)(void *, uint64_t pfn, uint8_t *page,
-		    struct dk_err *);
+typedef enum dk_status (*dk_kd_fill_fn)(void *, uint64_t pfn, size_t n,
+		    uint8_t *buf, struct dk_err *);
 
 /*
  * Everything the writer needs: the layout, the pages (bitmap 1, and the

@@ -768,7 +768,13 @@ batch_write(struct kw *w, struct kw_part *p, struct kw_batch *b,
 	return DK_OK;
 }
 
-/* Fill batch b with the next pages of p from *pfn; 0 when none are left. */
+/*
+ * Fill batch b with the next pages of p from *pfn; 0 when none are left.
+ * Consecutive page frames are read as one run (one read of the source
+ * for up to a batch, not one per page); a run that fails is read again
+ * a page at a time, so that a page the source lacks leaves out only that
+ * page and an error names the page it is about.
+ */
 static enum dk_status
 batch_fill(struct kw *w, struct kw_part *p, uint64_t *pfn, struct kw_batch *b,
     struct dk_err *err)
@@ -778,19 +784,39 @@ batch_fill(struct kw *w, struct kw_part *p, uint64_t *pfn, struct kw_batch *b,
 
 	b->n = 0;
 	for (uint64_t f = dk_bitmap_next(bm, *pfn, 1); f < p->end &&
-	    b->n < w->per; f = dk_bitmap_next(bm, f + 1, 1)) {
-		uint8_t *pg = b->in + b->n * s->block;
-		enum dk_status st = s->fill(s->fill_arg, f, pg, err);
+	    b->n < w->per; f = dk_bitmap_next(bm, f, 1)) {
+		uint64_t e = dk_bitmap_next(bm, f, 0);
+		size_t run, i;
+		enum dk_status st;
 
-		b->pfn[b->n] = f;
-		b->kind[b->n] = P_STORED;
-		if (st == DK_ENOTDUMPED) {
+		if (e > p->end)
+			e = p->end;
+		run = e - f < w->per - b->n ? (size_t)(e - f) : w->per - b->n;
+		st = s->fill(s->fill_arg, f, run, b->in + b->n * s->block,
+		    err);
+		for (i = 0; i < run; i++) {
+			b->pfn[b->n + i] = f + i;
+			b->kind[b->n + i] = P_STORED;
+		}
+		if (st != DK_OK && run > 1) {	/* again, a page at a time */
+			for (i = 0; i < run; i++) {
+				dk_err_clear(err);
+				st = s->fill(s->fill_arg, f + i, 1, b->in +
+				    (b->n + i) * s->block, err);
+				if (st == DK_ENOTDUMPED)
+					b->kind[b->n + i] = P_MISSING;
+				else if (st != DK_OK)
+					return st;
+			}
+			dk_err_clear(err);
+		} else if (st == DK_ENOTDUMPED) {
 			b->kind[b->n] = P_MISSING;
 			dk_err_clear(err);
 		} else if (st != DK_OK)
 			return st;
-		b->n++;
-		*pfn = f + 1;
+		b->n += run;
+		f += run;
+		*pfn = f;
 	}
 	if (b->n == 0)
 		*pfn = p->end;
@@ -1103,13 +1129,13 @@ kpage(const struct dk_dump *d)
 }
 
 static enum dk_status
-read_fill(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
+read_fill(void *arg, uint64_t pfn, size_t n, uint8_t *buf, struct dk_err *err)
 {
 	struct dk_dump *d = arg;
 	uint64_t ps = kpage(d);
 
 	dk_src_sequential(&d->src);	/* the pages, in order */
-	return dk_read_pa(d, pfn * ps, page, (size_t)ps, err);
+	return dk_read_pa(d, pfn * ps, buf, n * (size_t)ps, err);
 }
 
 /* Set bits [lo, hi) of bm, a word at a time where whole. */

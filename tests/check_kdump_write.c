@@ -62,18 +62,17 @@ be(const uint8_t *p, unsigned n)
 struct fill {
 	uint64_t seed;
 	uint32_t block;
+	uint64_t missing;	/* a PFN the source lacks (0: none) */
+	uint64_t calls, runs;	/* fill calls; those of more than 1 page */
 };
 
 /* PFN 1 zero, the others the pattern's words, odd (never zero). */
-static enum dk_status
-fill_page(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
+static void
+one_page(const struct fill *f, uint64_t pfn, uint8_t *page)
 {
-	const struct fill *f = arg;
-
-	(void)err;
 	if (pfn == 1) {
 		memset(page, 0, f->block);
-		return DK_OK;
+		return;
 	}
 	for (uint32_t i = 0; i < f->block; i += 8) {
 		uint64_t w = dk_pattern_word(f->seed, pfn * f->block + i) | 1;
@@ -82,6 +81,21 @@ fill_page(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
 	}
 	if (pfn % 2 == 0)	/* half of them compress */
 		memset(page + f->block / 2, 0, f->block / 2);
+}
+
+/* n pages from pfn; DK_ENOTDUMPED if f->missing is among them. */
+static enum dk_status
+fill_page(void *arg, uint64_t pfn, size_t n, uint8_t *buf, struct dk_err *err)
+{
+	struct fill *f = arg;
+
+	f->calls++;
+	f->runs += n > 1;
+	if (f->missing != 0 && pfn <= f->missing && f->missing < pfn + n)
+		return dk_err_set(err, DK_ENOTDUMPED, "PFN %ju not dumped",
+		    (uintmax_t)f->missing);
+	for (size_t i = 0; i < n; i++)
+		one_page(f, pfn + i, buf + i * f->block);
 	return DK_OK;
 }
 
@@ -206,7 +220,7 @@ START_TEST(bytes)
 	ck_assert_uint_eq(le(b + desc + 48, 8), data + 2 * BS);
 	ck_assert_uint_eq(le(b + desc + 72, 8), 0);	/* the room's tail */
 	ck_assert_uint_eq(n, data + 3 * BS);
-	fill_page(&m.f, 9, page, NULL);
+	one_page(&m.f, 9, page);
 	ck_assert_mem_eq(b + data + 2 * BS, page, BS);
 	free(b);
 	/*
@@ -297,7 +311,7 @@ START_TEST(threads)
 		ck_assert_int_eq(dk_open(path, NULL, &d, &err), DK_OK);
 		ck_assert_uint_eq(dk_info(d)->npages, 1023);
 		for (uint64_t p = 0; p < 1024; p++) {
-			fill_page(&m.f, p, want, NULL);
+			one_page(&m.f, p, want);
 			if (p == 1) {
 				ck_assert_int_eq(dk_read_pa(d, p * BS, page, BS,
 				    &err), DK_ENOTDUMPED);
@@ -366,13 +380,59 @@ END_TEST
 
 /* fill_page, but PFN 700 cannot be read. */
 static enum dk_status
-fill_bad(void *arg, uint64_t pfn, uint8_t *page, struct dk_err *err)
+fill_bad(void *arg, uint64_t pfn, size_t n, uint8_t *buf, struct dk_err *err)
 {
-	if (pfn == 700)
-		return dk_err_at(err, DK_ECORRUPT, "src", pfn * BS,
+	if (pfn <= 700 && 700 < pfn + n)
+		return dk_err_at(err, DK_ECORRUPT, "src", 700 * BS,
 		    "page 700 damaged");
-	return fill_page(arg, pfn, page, err);
+	return fill_page(arg, pfn, n, buf, err);
 }
+
+/*
+ * The source is read a run of pages at a time (1,024 pages in one call
+ * per batch, not 1,024 calls), and a run with a page the source lacks
+ * is read again a page at a time: that page alone is left out (missing,
+ * not zeros), its neighbours are stored, whatever the threads.
+ */
+START_TEST(fill_runs)
+{
+	struct machine m;
+	char path[64];
+
+	machine(&m, 1024, NULL, 0);
+	m.s.codec = KD_DH_ZLIB;
+	m.f.missing = 500;
+	for (size_t t = 0; t < DK_ARRAY_LEN(nthreads); t++) {
+		struct dk_dump *d;
+		struct dk_err err;
+		uint8_t *b, page[BS], want[BS];
+
+		m.s.threads = nthreads[t];
+		m.f.calls = m.f.runs = 0;
+		m.s.n_missing = 0;
+		free((write_tmp(&m, &b, path), b));
+		ck_assert_uint_eq(m.s.n_missing, 1);
+		/* A run per batch; a page at a time only in 500's. */
+		ck_assert_msg(m.f.runs == 1024 / (KD_WBATCH_BYTES / BS) &&
+		    m.f.calls - m.f.runs == KD_WBATCH_BYTES / BS, "%ju calls, "
+		    "%ju of runs", (uintmax_t)m.f.calls, (uintmax_t)m.f.runs);
+		ck_assert_int_eq(dk_open(path, NULL, &d, &err), DK_OK);
+		ck_assert_int_eq(dk_read_pa(d, 500 * BS, page, BS, &err),
+		    DK_ENOTDUMPED);
+		for (uint64_t p = 490; p < 510; p++) {
+			if (p == 500)
+				continue;
+			one_page(&m.f, p, want);
+			ck_assert_int_eq(dk_read_pa(d, p * BS, page, BS, &err),
+			    DK_OK);
+			ck_assert_mem_eq(page, want, BS);
+		}
+		dk_close(d);
+		unlink(path);
+	}
+	machine_free(&m);
+}
+END_TEST
 
 START_TEST(fill_fails)
 {
@@ -489,6 +549,7 @@ kdump_write_suite(void)
 	tcase_add_test(tc, i386_be);
 	tcase_add_test(tc, threads);
 	tcase_add_test(tc, fill_fails);
+	tcase_add_test(tc, fill_runs);
 	tcase_add_test(tc, write_fails);
 	tcase_add_test(tc, refused);
 	suite_add_tcase(s, tc);
