@@ -1376,6 +1376,13 @@ dk_kd_spec_from_dump(struct dk_dump *d, const struct dk_kd_opts *o,
 		if (v != NULL && v->type == DK_ATTR_STRING)
 			snprintf(s->uts.s[KD_F_UTSVERSION], 65, "%.*s",
 			    (int)strcspn(v->str, "\n"), v->str);
+		/*
+		 * nr_cpus: one per NT_PRSTATUS, as makedumpfile counts them
+		 * (crash warns of 0: "invalid nr_cpus value").
+		 */
+		if ((a = dk_attr_find(d, "cpus")) != NULL &&
+		    a->num <= INT32_MAX)
+			s->uts.v[KD_F_NR_CPUS] = a->num;
 	}
 	if (s->uts.s[KD_F_MACHINE][0] == '\0' &&
 	    dk_kd_machine(d->arch->name) != NULL)

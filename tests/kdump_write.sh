@@ -278,6 +278,17 @@ else
 	no "makedumpfile is installed (README's package list)"
 fi
 
+# --- nr_cpus of a vmcore's conversion: the header's int at 460 (LP64
+# disk_dump_header), read by hand, is the count of NT_PRSTATUS notes
+# readelf finds in the source (makedumpfile's rule; crash warns of 0).
+"$BIN/dumpgen" -q --format vmcore --arch amd64 --mem 64M -o "$T/cpus.elf" &&
+    conv "$T/cpus.elf" -o "$T/cpus.kdump" || no "a 2-CPU vmcore to kdump"
+want=$(readelf -n "$T/cpus.elf" | grep -c NT_PRSTATUS)
+got=$(python3 -c 'import struct, sys; print(struct.unpack_from("<i", open(sys.argv[1], "rb").read(464), 460)[0])' "$T/cpus.kdump")
+[ "$want" -ge 2 ] && [ "$got" = "$want" ] &&
+    ok "nr_cpus of a vmcore's conversion: $got, its NT_PRSTATUS notes" ||
+    no "nr_cpus of a vmcore's conversion" "header $got, readelf $want"
+
 # --- drgn: opens it without vmlinux, reads physical memory.
 PY=/usr/bin/python3
 if $PY -c 'import drgn' 2>/dev/null; then
