@@ -916,6 +916,7 @@ load_phdrs(struct dk_dump *d, struct dk_plan *pl, struct dk_sink *s, int virt,
 	struct piece_iter pi;
 	struct piece p, cur;
 	uint64_t fsz = 0, n = 0, next_off = pl->p.data_offset;
+	uint64_t align = pl->kind->align_zero ? 0 : d->page_size;
 	int have = 0;
 	enum dk_status st = DK_OK;
 
@@ -936,12 +937,11 @@ load_phdrs(struct dk_dump *d, struct dk_plan *pl, struct dk_sink *s, int virt,
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
 				    PF_R | PF_W | PF_X, cur.off, phys_vaddr(d,
 				    pl, cur.addr), cur.addr, fsz, cur.len,
-				    d->page_size, err);
+				    align, err);
 			else if (s != NULL)
 				st = put_phdr(s, d->arch->endian, PT_LOAD,
 				    dk_pflags(cur.prot), cur.off, seg_vaddr(d,
-				    cur.addr), cur.pa, fsz, cur.len, d->page_size,
-				    err);
+				    cur.addr), cur.pa, fsz, cur.len, align, err);
 			if (st != DK_OK)
 				return st;
 		}

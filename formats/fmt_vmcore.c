@@ -1605,6 +1605,7 @@ static const struct dk_portable vmc_portable = {
 	.rebuild	= vmc_rebuild,
 	.pvaddr		= vmc_pvaddr,
 	.phase		= vmc_phase,
+	.align_zero	= 1,
 };
 
 const struct dk_format_ops dk_fmt_vmcore = {

@@ -172,6 +172,12 @@ struct dk_portable {
 	 */
 	int		 vaddr_is_pa;
 	/*
+	 * PT_LOADs have p_align 0, as every Linux vmcore's do (the kernel's,
+	 * QEMU's, makedumpfile's), not the page size: crash takes a nonzero
+	 * p_align for the page size, and a vmcore's read granule is none.
+	 */
+	int		 align_zero;
+	/*
 	 * p_vaddr of the physical PT_LOAD that starts at pa, where the
 	 * format knows it better than the library's direct-map window
 	 * (Linux vmcores: VMCOREINFO); NULL: the window's.

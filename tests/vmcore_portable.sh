@@ -106,6 +106,11 @@ while read -r fmt arch ver var desc; do
 	    ok "$d: readelf -lnW and eu-readelf -ln: no warning" ||
 	    no "$d: readelf -lnW and eu-readelf -ln: no warning" "$e1
 $e2"
+	# p_align 0 on every PT_LOAD, as in the source (crash takes a
+	# nonzero one for the page size).
+	al=$(readelf -lW "$p" 2>/dev/null | awk '$1 == "LOAD" { print $NF }' | sort -u | tr '\n' ' ')
+	[ "$al" = "0 " ] && ok "$d: readelf -l: every PT_LOAD's p_align 0" ||
+	    no "$d: readelf -l: every PT_LOAD's p_align 0" "p_align: $al"
 	first=$(readelf -lW "$p" 2>/dev/null | awk '$1 == "NOTE" || $1 == "LOAD" { print $1; exit }')
 	read -r np vp <<<"$(nnotes "$p")"
 	read -r ns vs <<<"$(nnotes "$f")"
