@@ -507,6 +507,27 @@ cmp -s "$T/erf.plain" "$T/er.kdump" && ok "makedumpfile -R of the flattened eras
 "$BIN/dumpcheck" -q "$T/er.kdump" && "$BIN/dumpcheck" -q "$T/erf.kdump" &&
     ok "dumpcheck: eraseinfo files clean" || no "dumpcheck: eraseinfo files" "not clean"
 expect_exit "dumpgen --variant eraseinfo --version 4: refused" 3 "version 5 on, not 4" "$BIN/dumpgen" -q --format kdump --arch amd64 --mem 16M --variant eraseinfo --version 4 -o "$T/er4.kdump"
+# makedumpfile reads our eraseinfo: re-filtering copies the input's into
+# its output (it needs a real kernel's VMCOREINFO and memory, as above).
+# The real file gets an eraseinfo by hand: text appended, its offset and
+# size at sub header bytes 64 and 72.
+if [ -f "$REAL/mdf/mdf-lzo-d31.kdump" ] && have makedumpfile; then
+	python3 - "$REAL/mdf/mdf-lzo-d31.kdump" "$T/er-real" <<'PY'
+import struct, sys
+f = bytearray(open(sys.argv[1], 'rb').read())
+t = b'erase modules size 4096\nerase jiffies_64 size 8\n'
+struct.pack_into('<qQ', f, 4096 + 64, len(f), len(t))
+open(sys.argv[2], 'wb').write(f + t)
+PY
+	head -2 "$T/erase.want" > "$T/er-real.want"
+	conv "$T/er-real" -o "$T/er-ours" &&
+	    makedumpfile -c -d 31 "$T/er-ours" "$T/er-mdf" >/dev/null 2>&1 &&
+	    python3 "$T/erase.py" "$T/er-mdf" | tail -n +2 |
+	    cmp -s - "$T/er-real.want" &&
+	    ok "makedumpfile -c -d 31 of our conversion keeps our eraseinfo" ||
+	    no "makedumpfile -c -d 31 of our conversion keeps our eraseinfo" \
+	    "$(python3 "$T/erase.py" "$T/er-mdf" 2>&1 | head -3)"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -232,6 +232,14 @@ $(KDUMPFILE_KDUMP): $(B)/tests/kdumpfile_kdump.o $(LIB)
 check-kdump-write: all $(KDUMPFILE_KDUMP)
 	@B=$(B) KDUMPFILE_KDUMP=$(KDUMPFILE_KDUMP) bash tests/kdump_write.sh
 
+# A manual step, not in make check: crash with the Debian kernel's debug
+# vmlinux says of our conversions of real dumps what it says of their
+# sources (tests/crash_vmlinux.sh; needs make-real-dumps.sh's output with
+# its -dbg package, REAL_DUMPS and REAL_VMLINUX; about 3 minutes).
+.PHONY: check-crash
+check-crash: all
+	@B=$(B) bash tests/crash_vmlinux.sh
+
 # How kdump files' stored pages re-encode: the encoder of each producer,
 # the residue source kind 5 would carry (tests/kdump_reenc.sh).
 .PHONY: check-kdump-reenc
