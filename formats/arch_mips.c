@@ -665,7 +665,7 @@ const struct dk_mdarch dk_md_mips = {
  * (pr_reg at 72 of 256 bytes, pr_pid at 24); n64 $n at n, EPC 34,
  * STATUS 36 (pr_reg at 112 of 480, pr_pid at 32).  NT_PRPSINFO: o32
  * 128 bytes (pr_pid 16, pr_fname 32: mips's uid_t is 4 bytes), n64 136
- * (pr_pid 24, pr_fname 40).  n32 is not decoded.
+ * (pr_pid 24, pr_fname 40).  n32 below.
  */
 #define	MIPS_TF_WORDS	74	/* sizeof(struct trapframe) / sizeof(long) */
 #define	MIPS_PCB_SLOTS(w, r0, epc, st) \
@@ -708,6 +708,29 @@ static const struct dk_pcb_regs mips_o32_pcb = {
 	.nslots		= DK_ARRAY_LEN(mips_o32_pcb_slots),
 };
 
+/*
+ * n32: register_t is 8 bytes (the pcb as n64's), pointers and longs 4:
+ * Linux's n32 NT_PRSTATUS is the 32-bit header (pr_pid at 24) with the
+ * 64-bit elf_gregset (pr_reg at 72, $n at n, EPC 34, STATUS 36, as BFD's
+ * elfn32-mips and gdb's mips64 gregset read it), 440 bytes; NT_PRPSINFO
+ * o32's 128.
+ */
+static const struct dk_pcb_regs mips_n32_pcb = {
+	.source		= "sys/mips/include/pcb.h, frame.h",
+	.word		= 8,
+	.pcb_min	= (MIPS_TF_WORDS + 14) * 8,
+	.prstatus_size	= 440,
+	.pid_off	= 24,
+	.cursig_off	= 12,
+	.reg_off	= 72,
+	.nregs		= 45,
+	.prpsinfo_size	= 128,
+	.psinfo_pid_off	= 16,
+	.psinfo_fname_off = 32,
+	.slots		= mips_n64_pcb_slots,
+	.nslots		= DK_ARRAY_LEN(mips_n64_pcb_slots),
+};
+
 static const struct dk_pcb_regs mips_n64_pcb = {
 	.source		= "sys/mips/include/pcb.h, frame.h",
 	.word		= 8,
@@ -745,12 +768,14 @@ static const struct dk_arch mips_rows[] = {
 	  .endian = DK_BE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
 	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
-	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_n32_pcb },
 	{ .name = "mipsn32el", .aliases = NULL, .family = "mips",
 	  .endian = DK_LE, .abi = DK_ABI_N32, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS32, .long_size = 4,
 	  .elf_flags_mask = MIPS_EF_ABI2, .elf_flags = MIPS_EF_ABI2,
-	  .minidump = &dk_md_mips, .ops = &dk_arch_mips },
+	  .minidump = &dk_md_mips, .ops = &dk_arch_mips,
+	  .pcb = &mips_n32_pcb },
 	{ .name = "mips64", .aliases = "mipsn64 mips64hf", .family = "mips",
 	  .endian = DK_BE, .abi = DK_ABI_N64, .elf_machine = MIPS_EM_MIPS,
 	  .elf_class = MIPS_ELFCLASS64, .long_size = 8,

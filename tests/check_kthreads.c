@@ -291,8 +291,8 @@ START_TEST(test_pcb_tables)
 		}
 	}
 	/* amd64, i386, arm, armeb, aarch64, riscv64, powerpc64(le), mips
-	 * o32 and n64 in both byte orders. */
-	ck_assert_uint_ge(n, 12);
+	 * o32, n32 and n64 in both byte orders. */
+	ck_assert_uint_ge(n, 14);
 }
 END_TEST
 
@@ -304,9 +304,9 @@ END_TEST
  * pcb_context[] s0-s7, sp, s8, ra, sr, gp, pc).  Each pcb word k holds
  * 0x1000 + k; the answer is where Linux's elf_gregset puts the register
  * (arm: r0-r15, cpsr, orig_r0; mips o32: $n at 6 + n, EPC 40, STATUS
- * 42; n64: $n at n, EPC 34, STATUS 36) and the note sizes BFD's
- * grok_prstatus and grok_psinfo take (elf32-arm 148, elf32-mips 256
- * and 128, elf64-mips 480 and 136).
+ * 42; n32 and n64: $n at n, EPC 34, STATUS 36) and the note sizes
+ * BFD's grok_prstatus and grok_psinfo take (elf32-arm 148, elf32-mips
+ * 256 and 128, elfn32-mips 440 and 128, elf64-mips 480 and 136).
  */
 static const struct {
 	const char	*arch;
@@ -323,6 +323,10 @@ static const struct {
 	  { 22, 23, 24, 25, 26, 27, 28, 29, 35, 36, 37, 42, 34, 40 } },
 	{ "mipsel", 4, 74, 256, 24, 72, 45, 128, 16, 32,
 	  { 22, 23, 24, 25, 26, 27, 28, 29, 35, 36, 37, 42, 34, 40 } },
+	{ "mipsn32", 8, 74, 440, 24, 72, 45, 128, 16, 32,
+	  { 16, 17, 18, 19, 20, 21, 22, 23, 29, 30, 31, 36, 28, 34 } },
+	{ "mipsn32el", 8, 74, 440, 24, 72, 45, 128, 16, 32,
+	  { 16, 17, 18, 19, 20, 21, 22, 23, 29, 30, 31, 36, 28, 34 } },
 	{ "mips64", 8, 74, 480, 32, 112, 45, 136, 24, 40,
 	  { 16, 17, 18, 19, 20, 21, 22, 23, 29, 30, 31, 36, 28, 34 } },
 	{ "mips64el", 8, 74, 480, 32, 112, 45, 136, 24, 40,

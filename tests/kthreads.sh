@@ -32,7 +32,7 @@ run_arch() {	# ARCH
 	aarch64) REGS="x19:0 x20:1 x21:2 x22:3 x23:4 x24:5 x25:6 x26:7 x27:8 x28:9" KPC=8 ;;
 	powerpc64|powerpc64le) REGS=$(for i in $(seq 12 31); do printf 'r%d:%d ' $i $((i - 12)); done) KPC=16 ;;
 	riscv64) REGS="gp:2 tp:3 s1:5 s2:6 s3:7 s4:8 s5:9 s6:10 s7:11 s8:12 s9:13 s10:14 s11:15" KPC=16 ;;
-	arm) REGS="r4:0 r5:1 r6:2 r7:3 r8:4 r9:5 r10:6 r12:8" KPC=8 ;;
+	arm|armeb) REGS="r4:0 r5:1 r6:2 r7:3 r8:4 r9:5 r10:6 r12:8" KPC=8 ;;
 	mips*) REGS="s0:74 s1:75 s2:76 s3:77 s4:78 s5:79 s6:80 s7:81 gp:86" KPC=16 ;;
 	esac
 	# The frame after the chain's end: gdb shows pc 0 where a frame
@@ -52,7 +52,7 @@ run_arch() {	# ARCH
 	# A 32-bit target gdb reads from ELFCLASS32 only (BFD has no 64-bit
 	# ARM target; an ELFCLASS64 MIPS file is n64): the debugger core.
 	C=$T/$A.elf
-	case $A in arm|mips|mipsel)
+	case $A in arm|armeb|mips|mipsel|mipsn32|mipsn32el)
 		C=$T/$A.core
 		check "$A: dumpconv --to elf --elf32 --kernel: the debugger core" \
 			timeout 60 "$B/bin/dumpconv" -q --to elf --elf32 --kernel \
@@ -74,7 +74,7 @@ run_arch() {	# ARCH
 	# The kernel image has the real kernels' names, in their sections.
 	syms=$(readelf -sW "$T/$A.k")
 	bad=
-	P=8; case $A in i386|arm|mips|mipsel) P=4 ;; esac
+	P=8; case $A in i386|arm|armeb|mips|mipsel|mipsn32|mipsn32el) P=4 ;; esac
 	for s in allproc:OBJECT:$P dumptid:OBJECT:4 proc_off_p_pid:OBJECT:4 \
 		thread_off_td_plist:OBJECT:4 pcb_size:OBJECT:4 mp_maxid:OBJECT:4 \
 		panicstr:OBJECT:$P stopped_cpus:OBJECT:128 doadump:FUNC:32 btext:FUNC:32; do
@@ -252,7 +252,7 @@ PY
 }
 
 reg() {	# TID WORD -> the value (32-bit kernels: the low word, no seed)
-	if [ "$A" = i386 ] || [ "$A" = arm ] || [ "$A" = mips ] || [ "$A" = mipsel ]; then
+	if [ "$A" = i386 ] || [ "$A" = arm ] || [ "$A" = armeb ] || [ "$A" = mips ] || [ "$A" = mipsel ]; then
 		printf '0x%x' $(( $1 << 8 | $2 ))
 	else
 		printf '0x%x' $(( (SEED & 0xffff) << 48 | $1 << 8 | $2 ))
@@ -262,7 +262,7 @@ frames() {	# gdb output -> the function of each frame after the @@ mark
 	sed -n '/^@@$/,$p' | sed -n 's/^#\([0-9]\+\) .* in \([a-z_0-9?]*\) ().*/\1 \2/p' |
 		tr '\n' ' '
 }
-for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le arm mips mipsel mips64 mips64el; do
+for A in amd64 i386 aarch64 riscv64 powerpc64 powerpc64le arm armeb mips mipsel mipsn32 mipsn32el mips64 mips64el; do
 	run_arch $A
 done
 
