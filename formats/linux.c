@@ -59,6 +59,7 @@
 #include "linux.h"
 
 #define	LX_START_KERNEL_MAP	0xffffffff80000000ull	/* x86_64 */
+#define	LX_I386_PAGE_OFFSET	0xc0000000ull	/* i386, VMSPLIT_3G */
 #define	LX_NOKEY		UINT64_MAX
 
 /* ---------------------------------------------------------------------- */
@@ -292,6 +293,33 @@ mmu_riscv(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
 	return DK_OK;
 }
 
+/*
+ * i386: swapper_pg_dir in the direct map at PAGE_OFFSET 0xc0000000 (the
+ * default VMSPLIT_3G, which makedumpfile and libkdumpfile assume too:
+ * VMCOREINFO does not say), a PDPT with CONFIG_X86_PAE=y, else a page
+ * directory of 4-byte entries.
+ */
+static enum dk_status
+mmu_i386(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
+    struct dk_err *err)
+{
+	const char *pae = vmci_str(d, "CONFIG_X86_PAE");
+	uint64_t pgd;
+
+	if (vmci_num(d, "SYMBOL(swapper_pg_dir)", &pgd) != 0)
+		return need_key(d, va, "SYMBOL(swapper_pg_dir)", "where the "
+		    "page tables are", err);
+	if (pgd < LX_I386_PAGE_OFFSET || pgd > UINT32_MAX)
+		return dk_err_set(err, DK_ECORRUPT, "%s: VMCOREINFO "
+		    "SYMBOL(swapper_pg_dir)=%jx is not in i386's direct map "
+		    "from %#jx", d->src.name, (uintmax_t)pgd,
+		    (uintmax_t)LX_I386_PAGE_OFFSET);
+	m->w = *dk_arch_walk(&dk_arch_i386, pae != NULL && strcmp(pae, "y") ==
+	    0 ? "i386 PAE" : "i386");
+	m->root = pgd - LX_I386_PAGE_OFFSET;
+	return DK_OK;
+}
+
 /* Which architectures' kernels are translated, and how. */
 static const struct {
 	const struct dk_arch_ops *m;
@@ -301,6 +329,7 @@ static const struct {
 	{ &dk_arch_amd64, mmu_amd64 },
 	{ &dk_arch_arm64, mmu_arm64 },
 	{ &dk_arch_riscv, mmu_riscv },
+	{ &dk_arch_i386, mmu_i386 },
 };
 
 enum dk_status
@@ -326,8 +355,8 @@ dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	}
 	return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address %#jx: "
 	    "dumpkit does not translate the kernel addresses of %s Linux "
-	    "dumps (it walks the page tables of x86_64, aarch64 and riscv64 "
-	    "kernels); physical addresses read", d->src.name, (uintmax_t)va,
+	    "dumps (it walks the page tables of x86_64, i386, aarch64 and "
+	    "riscv64 kernels); physical addresses read", d->src.name, (uintmax_t)va,
 	    d->arch != NULL ? d->arch->name : "this architecture's");
 }
 

@@ -15,7 +15,8 @@
  * Translate the kernel virtual address va of the Linux dump d with the
  * facts of its VMCOREINFO attributes and physical reads: the kernel's
  * page tables walked by the architecture module (x86_64 4- and 5-level,
- * aarch64 4, 16 and 64 KiB granules, riscv64 Sv39/48/57; linux.c says
+ * i386 with and without PAE, aarch64 4, 16 and 64 KiB granules, riscv64
+ * Sv39/48/57; linux.c says
  * from which keys); DK_EUNSUP naming the architecture, or the key that
  * is missing, where d is not translated.
  */
