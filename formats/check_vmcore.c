@@ -342,6 +342,101 @@ cv_overlaps(struct cv *c, struct cv_seg *s, size_t n)
 		    "bytes were compared already");
 }
 
+/* A SIZE(s) or OFFSET(s.m) line of VMCOREINFO: s, the value, the line. */
+struct cv_key {
+	const char	*s;
+	size_t		 len, klen;	/* of s; of the key's whole name */
+	uint64_t	 v, at;
+};
+
+static int
+cv_key_cmp(const void *a, const void *b)
+{
+	const struct cv_key *x = a, *y = b;
+	int r = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+	return r != 0 ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * Each OFFSET(s.m) inside its struct's SIZE(s) where VMCOREINFO gives
+ * both (a member that starts past its struct's end is no layout: the
+ * readers of the kernel's structures would read past them).  Sorted
+ * SIZE lines, a binary search per OFFSET line: n log n in the lines.
+ */
+static void
+cv_vmci_offsets(struct cv *c, const char *t, size_t n, uint64_t off)
+{
+	struct cv_key *sz = NULL, *of = NULL;
+	size_t nsz = 0, nof = 0, cap = 0, bad = 0;
+	const struct cv_key *first = NULL, *firstsz = NULL;
+
+	for (size_t i = 0; i < n && t[i] != '\0'; ) {
+		size_t l = 0, eq, pre;
+		char v[24] = "";
+
+		while (i + l < n && t[i + l] != '\n' && t[i + l] != '\0')
+			l++;
+		for (eq = 0; eq < l && t[i + eq] != '='; eq++)
+			;
+		pre = eq > 7 && memcmp(t + i, "OFFSET(", 7) == 0 ? 7 : eq > 5 &&
+		    memcmp(t + i, "SIZE(", 5) == 0 ? 5 : 0;
+		if (pre != 0 && eq < l && t[i + eq - 1] == ')' &&
+		    l - eq - 1 < sizeof(v)) {
+			struct cv_key k = { t + i + pre, eq - pre - 1,
+			    eq - pre - 1, 0, off + i };
+
+			memcpy(v, t + i + eq + 1, l - eq - 1);
+			if (pre == 7)	/* s.m: s alone */
+				k.len = (size_t)((const char *)memchr(k.s, '.',
+				    k.len) != NULL ? (const char *)memchr(k.s,
+				    '.', k.len) - k.s : 0);
+			if (k.len > 0 && dk_parse_u64(v, &k.v) == 0) {
+				if (nsz + nof == cap) {
+					size_t nc = cap ? 2 * cap : 64;
+					struct cv_key *a = realloc(sz, nc *
+					    sizeof(*a)), *b;
+
+					if (a == NULL)
+						goto out;
+					sz = a;
+					if ((b = realloc(of, nc * sizeof(*b))) ==
+					    NULL)
+						goto out;
+					of = b;
+					cap = nc;
+				}
+				if (pre == 5)
+					sz[nsz++] = k;
+				else
+					of[nof++] = k;
+			}
+		}
+		i += l + 1;
+	}
+	if (nsz == 0)
+		goto out;
+	qsort(sz, nsz, sizeof(*sz), cv_key_cmp);
+	for (size_t i = 0; i < nof; i++) {
+		const struct cv_key *z = bsearch(&of[i], sz, nsz, sizeof(*sz),
+		    cv_key_cmp);
+
+		if (z != NULL && of[i].v >= z->v && bad++ == 0) {
+			first = &of[i];
+			firstsz = z;
+		}
+	}
+	if (first != NULL)
+		say(c, K_VMCI_BAD, first->at, "%zu VMCOREINFO OFFSET%s past "
+		    "its struct's SIZE: the first, OFFSET(%.*s)=%ju, SIZE("
+		    "%.*s)=%ju", bad, bad == 1 ? "" : "s", (int)first->klen,
+		    first->s, (uintmax_t)first->v, (int)firstsz->len,
+		    firstsz->s, (uintmax_t)firstsz->v);
+out:
+	free(sz);
+	free(of);
+}
+
 /* The VMCOREINFO text t (n bytes) against the header. */
 static void
 cv_vmcoreinfo(struct cv *c, const char *t, size_t n, uint64_t off)
@@ -415,6 +510,7 @@ cv_vmcoreinfo(struct cv *c, const char *t, size_t n, uint64_t off)
 	if (!have_os || ps == 0)
 		say(c, K_VMCI_BAD, off, "VMCOREINFO has no %s", !have_os ?
 		    "OSRELEASE" : "PAGESIZE");
+	cv_vmci_offsets(c, t, n, off);
 	if (hint != NULL && c->row != NULL && hint != c->row &&
 	    strcmp(hint->family, c->row->family) != 0)
 		say(c, K_VMCI_MISMATCH, off, "VMCOREINFO has %s, which only %s "

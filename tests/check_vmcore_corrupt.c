@@ -48,6 +48,8 @@ static const struct {
 	  "of the kernel text, the overlap cannot be compared" },
 	{ "vm-note-cut", "vmcore.vmcoreinfo-missing", "the note cut is "
 	  "VMCOREINFO (the last one), which is then unread" },
+	{ "vm-vmci-offset", "check.incomplete", "where the OFFSET damaged is "
+	  "one the kernel log's reader uses, the log is not checked" },
 };
 
 /*
