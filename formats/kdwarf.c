@@ -40,7 +40,11 @@ static const struct {
 	[DK_KD_P_PPTR]	= { "p_pptr", DK_KD_PROC, 'p' },
 	[DK_KD_P_OPPID]	= { "p_oppid", DK_KD_PROC, 'i' },
 	[DK_KD_P_STATE]	= { "p_state", DK_KD_PROC, 'e' },
+	[DK_KD_P_FLAG]	= { "p_flag", DK_KD_PROC, 'i' },
 	[DK_KD_TD_STATE] = { "td_state", DK_KD_THREAD, 'e' },
+	[DK_KD_TD_INHIBITORS] = { "td_inhibitors", DK_KD_THREAD, 'i' },
+	[DK_KD_TD_FLAGS] = { "td_flags", DK_KD_THREAD, 'i' },
+	[DK_KD_TD_SLPTICK] = { "td_slptick", DK_KD_THREAD, 'i' },
 };
 
 static const char *const structs[2] = { "proc", "thread" };

@@ -36,6 +36,13 @@
 					 * not a struct proc's or thread's */
 #define	KT_MAX_CPU	65536		/* mp_maxid + 1 */
 
+/* sys/sys/proc.h, sys/sys/vmmeter.h: what ps's STAT letter is made of. */
+#define	KT_P_STOPPED	0xe0000		/* P_STOPPED_SIG|TRACE|SINGLE */
+#define	KT_TDI_SLEEPING	0x0002
+#define	KT_TDI_LOCK	0x0008
+#define	KT_TDF_SINTR	0x00000008	/* the sleep is interruptible */
+#define	KT_MAXSLP	20		/* seconds: I (idle), not S */
+
 /* The symbols, by index (kthreads.h, enum dk_kt_sym). */
 #define	S_ALLPROC	DK_KS_ALLPROC
 #define	S_ZOMBPROC	DK_KS_ZOMBPROC
@@ -46,6 +53,8 @@
 #define	S_MP_MAXID	DK_KS_MP_MAXID
 #define	S_PCB_SIZE	DK_KS_PCB_SIZE
 #define	S_PANICSTR	DK_KS_PANICSTR
+#define	S_TICKS		DK_KS_TICKS
+#define	S_HZ		DK_KS_HZ
 #define	S_P_PID		DK_KS_P_PID
 #define	S_P_COMM	DK_KS_P_COMM
 #define	S_P_LIST	DK_KS_P_LIST
@@ -70,6 +79,8 @@ static const struct {
 	[S_MP_MAXID]	= { "mp_maxid", 0 },
 	[S_PCB_SIZE]	= { "pcb_size", 0 },
 	[S_PANICSTR]	= { "panicstr", 0 },
+	[S_TICKS]	= { "ticks", 0 },
+	[S_HZ]		= { "hz", 0 },
 	[S_P_PID]	= { "proc_off_p_pid", 1 },
 	[S_P_COMM]	= { "proc_off_p_comm", 1 },
 	[S_P_LIST]	= { "proc_off_p_list", 1 },
@@ -269,6 +280,9 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 	uint8_t *buf;
 	static const int fields[] = { S_TD_TID, S_TD_NAME, S_TD_ONCPU,
 	    S_TD_PCB, S_TD_PLIST };
+	/* The DWARF's members of struct thread, into t in this order. */
+	static const enum dk_kd_member tdm[] = { DK_KD_TD_STATE,
+	    DK_KD_TD_INHIBITORS, DK_KD_TD_FLAGS, DK_KD_TD_SLPTICK };
 	enum dk_status st;
 
 	for (size_t i = 0; i < DK_ARRAY_LEN(fields); i++) {
@@ -280,13 +294,14 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		lo = o < lo ? o : lo;
 		hi = e > hi ? e : hi;
 	}
-	if (w->lay != NULL && w->lay->width[DK_KD_TD_STATE] != 0) {
-		uint32_t o = w->lay->off[DK_KD_TD_STATE];
+	for (size_t i = 0; w->lay != NULL && i < DK_ARRAY_LEN(tdm); i++)
+		if (w->lay->width[tdm[i]] != 0) {
+			uint32_t o = w->lay->off[tdm[i]];
 
-		lo = o < lo ? o : lo;
-		hi = o + w->lay->width[DK_KD_TD_STATE] > hi ? o +
-		    w->lay->width[DK_KD_TD_STATE] : hi;
-	}
+			lo = o < lo ? o : lo;
+			hi = o + w->lay->width[tdm[i]] > hi ? o +
+			    w->lay->width[tdm[i]] : hi;
+		}
 	/* One read of the fields' span per thread (below 128 KiB). */
 	if ((buf = malloc(hi - lo)) == NULL)
 		return dk_err_set(err, DK_ENOMEM, "out of memory");
@@ -312,10 +327,15 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		t->oncpu = (int32_t)word(w, buf + w->off[S_TD_ONCPU] - lo, 4);
 		t->pcb = word(w, buf + w->off[S_TD_PCB] - lo, w->ptr);
 		copy_name(t->name, buf + w->off[S_TD_NAME] - lo);
-		t->state = DK_KT_UNKNOWN;
-		if (w->lay != NULL && w->lay->width[DK_KD_TD_STATE] != 0)
-			t->state = sword(w, buf + w->lay->off[DK_KD_TD_STATE] -
-			    lo, w->lay->width[DK_KD_TD_STATE]);
+		for (size_t i = 0; i < DK_ARRAY_LEN(tdm); i++) {
+			int64_t *v = i == 0 ? &t->state : i == 1 ?
+			    &t->inhibitors : i == 2 ? &t->flags : &t->slptick;
+
+			*v = DK_KT_UNKNOWN;
+			if (w->lay != NULL && w->lay->width[tdm[i]] != 0)
+				*v = sword(w, buf + w->lay->off[tdm[i]] - lo,
+				    w->lay->width[tdm[i]]);
+		}
 		if (t->tid == kt->dumptid && kt->crashed == SIZE_MAX) {
 			t->crashed = 1;
 			t->src = DK_KT_DUMPPCB;
@@ -372,6 +392,7 @@ walk_procs(struct walk *w, uint64_t head, int zombie, struct dk_err *err)
 			return st;
 		copy_name(kp->comm, b);
 		kp->state = proc_member(w, p, DK_KD_P_STATE, 1);
+		kp->flag = proc_member(w, p, DK_KD_P_FLAG, 1);
 		kp->ppid = proc_member(w, p, DK_KD_P_OPPID, 1);
 		kp->pptr = (uint64_t)proc_member(w, p, DK_KD_P_PPTR, 0);
 		if ((st = rd(w, p + w->off[S_P_THREADS], tq, w->ptr,
@@ -418,6 +439,16 @@ load_symbols(struct walk *w, struct dk_err *err)
 	if ((st = rd(w, w->sym[S_DUMPTID], b, 4, "dumptid", err)) != DK_OK)
 		return st;
 	kt->dumptid = (int32_t)word(w, b, 4);
+	/* ticks and hz (ints), for ps's I against S; unread: unknown. */
+	kt->ticks = kt->hz = DK_KT_UNKNOWN;
+	for (int i = S_TICKS; i <= S_HZ; i++) {
+		struct dk_err e2;
+
+		if (w->sym[i] != 0 && w->m->read(w->m->arg, w->sym[i], b, 4,
+		    &e2) == DK_OK)
+			*(i == S_TICKS ? &kt->ticks : &kt->hz) = (int32_t)word(w,
+			    b, 4);
+	}
 	if (w->sym[S_PCB_SIZE] != 0) {
 		if ((st = rd(w, w->sym[S_PCB_SIZE], b, 4, "pcb_size", err)) !=
 		    DK_OK)
@@ -685,6 +716,7 @@ const char *
 dk_kproc_stat(const struct dk_kthreads *kt, size_t i)
 {
 	const struct dk_kproc *p = &kt->procs[i];
+	const struct dk_kthread *t;
 	int ps, ts;
 
 	if (p->state == DK_KT_UNKNOWN)
@@ -699,8 +731,37 @@ dk_kproc_stat(const struct dk_kthreads *kt, size_t i)
 	/* PRS_NORMAL: the first thread decides, as in libkvm. */
 	if (p->nthreads == 0 || kt->threads[p->first].state == DK_KT_UNKNOWN)
 		return "-";
-	ts = which(kt->layout.tds, DK_KD_TDS_N, kt->threads[p->first].state);
-	return ts >= 2 ? "R" : ts == 1 ? "inhibited" : "?";
+	t = &kt->threads[p->first];
+	ts = which(kt->layout.tds, DK_KD_TDS_N, t->state);
+	if (ts >= 2)
+		return "R";
+	if (ts != 1)
+		return "?";
+	/*
+	 * TDS_INHIBITED: libkvm's SSTOP (p_flag's P_STOPPED), SSLEEP
+	 * (TDI_SLEEPING), SLOCK (TDI_LOCK), else SWAIT; ps's letter: T, an
+	 * interruptible sleep (TDF_SINTR) I if it has lasted MAXSLP seconds
+	 * ((ticks - td_slptick) / hz) else S, an uninterruptible one D, L,
+	 * W.  sys/sys/proc.h, lib/libkvm/kvm_proc.c, bin/ps/print.c.
+	 */
+	if (p->flag == DK_KT_UNKNOWN || t->inhibitors == DK_KT_UNKNOWN)
+		return "inhibited";
+	if (p->flag & KT_P_STOPPED)
+		return "T";
+	if (t->inhibitors & KT_TDI_SLEEPING) {
+		int32_t slept;
+
+		if (t->flags == DK_KT_UNKNOWN)
+			return "inhibited";
+		if (!(t->flags & KT_TDF_SINTR))
+			return "D";
+		if (kt->ticks == DK_KT_UNKNOWN || kt->hz == DK_KT_UNKNOWN ||
+		    kt->hz <= 0 || t->slptick == DK_KT_UNKNOWN)
+			return "inhibited";
+		slept = (int32_t)((uint32_t)kt->ticks - (uint32_t)t->slptick);
+		return slept / kt->hz >= KT_MAXSLP ? "I" : "S";
+	}
+	return t->inhibitors & KT_TDI_LOCK ? "L" : "W";
 }
 
 void

@@ -35,6 +35,9 @@ struct dk_kthread {
 	char		comm[DK_KT_COMM];	/* p_comm, NUL-terminated */
 	char		name[DK_KT_COMM];	/* td_name */
 	int64_t		state;		/* td_state; DK_KT_UNKNOWN: unread */
+	int64_t		inhibitors;	/* td_inhibitors, or DK_KT_UNKNOWN */
+	int64_t		flags;		/* td_flags, or DK_KT_UNKNOWN */
+	int64_t		slptick;	/* td_slptick, or DK_KT_UNKNOWN */
 };
 
 #define	DK_KT_UNKNOWN	INT64_MIN	/* a field the walk could not read */
@@ -51,6 +54,7 @@ struct dk_kproc {
 					 * DK_KT_UNKNOWN */
 	uint64_t	pptr;		/* p_pptr */
 	int64_t		state;		/* p_state, or DK_KT_UNKNOWN */
+	int64_t		flag;		/* p_flag, or DK_KT_UNKNOWN */
 };
 
 /*
@@ -58,7 +62,9 @@ struct dk_kproc {
  * offset for, from its DWARF (kdwarf.c; docs/kthreads.md).
  */
 enum dk_kd_member {
-	DK_KD_P_PPTR, DK_KD_P_OPPID, DK_KD_P_STATE, DK_KD_TD_STATE, DK_KD_N
+	DK_KD_P_PPTR, DK_KD_P_OPPID, DK_KD_P_STATE, DK_KD_P_FLAG,
+	DK_KD_TD_STATE, DK_KD_TD_INHIBITORS, DK_KD_TD_FLAGS, DK_KD_TD_SLPTICK,
+	DK_KD_N
 };
 #define	DK_KD_PROC	0
 #define	DK_KD_THREAD	1
@@ -143,6 +149,8 @@ struct dk_kthreads {
 	char			 panic[256];	/* the string it points at */
 	uint32_t		 pcb_size;
 	uint32_t		 ncpu;		/* mp_maxid + 1 */
+	int64_t			 ticks, hz;	/* the clock, for sleep times;
+					 * DK_KT_UNKNOWN: no symbol */
 	const struct dk_pcb_regs *regs;	/* NULL: registers not decoded */
 	uint8_t			 build_id[64];	/* the kernel file's */
 	size_t			 build_id_len;
@@ -167,7 +175,8 @@ enum dk_status	dk_kthreads_load(struct dk_dump *, const char *kernel,
 enum dk_kt_sym {
 	DK_KS_ALLPROC, DK_KS_ZOMBPROC, DK_KS_DUMPTID, DK_KS_DUMPPCB,
 	DK_KS_STOPPCBS, DK_KS_STOPPED_CPUS, DK_KS_MP_MAXID, DK_KS_PCB_SIZE,
-	DK_KS_PANICSTR, DK_KS_P_PID, DK_KS_P_COMM, DK_KS_P_LIST,
+	DK_KS_PANICSTR, DK_KS_TICKS, DK_KS_HZ, DK_KS_P_PID, DK_KS_P_COMM,
+	DK_KS_P_LIST,
 	DK_KS_P_THREADS, DK_KS_TD_TID, DK_KS_TD_NAME, DK_KS_TD_ONCPU,
 	DK_KS_TD_PCB, DK_KS_TD_PLIST, DK_KS_N
 };
@@ -200,11 +209,12 @@ enum dk_status	dk_kthreads_walk(const struct dk_kt_source *m,
  */
 const char	*dk_kthread_state(const struct dk_kthreads *, size_t i);
 /*
- * Process i's state as ps(1)'s STAT column begins, as far as p_state and
- * its first thread's td_state tell (libkvm's kvm_proclist()): "Z" a
- * zombie, "R" runnable or running, "inhibited" (ps says S, D, I, T, L or
- * W: docs/kthreads.md), "new" (PRS_NEW: libkvm skips it), "?" what ps
- * cannot name, "-" not read.
+ * Process i's state as ps(1)'s STAT column begins (its first letter),
+ * from p_state, p_flag and its first thread's td_state, td_inhibitors,
+ * td_flags and sleep time, as libkvm's kvm_proclist() and ps's state()
+ * decide it: "Z", "R", "T", "D", "S", "I", "L", "W"; "inhibited" where a
+ * member or symbol that decides among the last six was not read, "new"
+ * (PRS_NEW: libkvm skips it), "?" what ps cannot name, "-" not read.
  */
 const char	*dk_kproc_stat(const struct dk_kthreads *, size_t i);
 /* Free what dk_kthreads_load() allocated. */

@@ -44,10 +44,13 @@ static const char src[] =
 "struct thread {\n"
 "	void *td_lock;\n"
 "	struct proc *td_proc;\n"
-"	short td_flags;\n"
+"	int td_flags;\n"
+"	int td_inhibitors;\n"
+"	char td_pad;\n"
 "	enum td_states { TDS_INACTIVE = 0x0, TDS_INHIBITED, TDS_CAN_RUN,\n"
 "	    TDS_RUNQ, TDS_RUNNING } td_state;\n"
 "	int td_tid;\n"
+"	int td_slptick;\n"
 "};\n"
 "struct proc p0; struct thread t0;\n"
 "unsigned dk_layout[] = {\n"
@@ -56,6 +59,10 @@ static const char src[] =
 "	offsetof(struct proc, p_state), sizeof(p0.p_state),\n"
 "	offsetof(struct thread, td_state), sizeof(t0.td_state),\n"
 "	sizeof(struct proc), sizeof(struct thread), sizeof(void *),\n"
+"	offsetof(struct proc, p_flag), sizeof(p0.p_flag),\n"
+"	offsetof(struct thread, td_inhibitors), sizeof(t0.td_inhibitors),\n"
+"	offsetof(struct thread, td_flags), sizeof(t0.td_flags),\n"
+"	offsetof(struct thread, td_slptick), sizeof(t0.td_slptick),\n"
 "};\n";
 
 static const struct cc {
@@ -139,27 +146,31 @@ START_TEST(test_compilers)
 {
 	const struct cc *c = &ccs[_i];
 	char cmd[512], obj[64];
-	uint32_t want[11];
+	uint32_t want[19];
 	struct dk_kdwarf kd;
 	struct dk_err err;
+	/* dk_layout's pairs: 4 before the sizes and pointer, 4 after. */
 	static const int order[] = { DK_KD_P_PPTR, DK_KD_P_OPPID,
-	    DK_KD_P_STATE, DK_KD_TD_STATE };
+	    DK_KD_P_STATE, DK_KD_TD_STATE, DK_KD_P_FLAG, DK_KD_TD_INHIBITORS,
+	    DK_KD_TD_FLAGS, DK_KD_TD_SLPTICK };
 
 	snprintf(obj, sizeof(obj), "%s/p%d.o", dir, _i);
 	snprintf(cmd, sizeof(cmd), "%s %s -O0 %s -o %s %s/p.c 2>&1", c->cc,
 	    c->flags, strstr(c->flags, "-static") ? "" : "-c", obj, dir);
 	ck_assert_msg(system(cmd) == 0, "%s failed (installed? README)", cmd);
-	ck_assert_uint_eq(layout_of(obj, want, 11), 11);
+	ck_assert_uint_eq(layout_of(obj, want, 19), 19);
 	dk_err_clear(&err);
 	ck_assert_msg(dk_kernel_dwarf(obj, want[10], &kd, &err) == DK_OK,
 	    "%s: %s", c->cc, err.msg);
 	ck_assert_msg(kd.note[0] == '\0', "%s: note '%s'", c->cc, kd.note);
-	for (size_t k = 0; k < 4; k++) {
-		ck_assert_msg(kd.off[order[k]] == want[2 * k] &&
-		    kd.width[order[k]] == want[2 * k + 1], "%s %s: %s at %u "
+	for (size_t k = 0; k < DK_ARRAY_LEN(order); k++) {
+		size_t at = 2 * k + (k >= 4 ? 3 : 0);	/* past the sizes */
+
+		ck_assert_msg(kd.off[order[k]] == want[at] &&
+		    kd.width[order[k]] == want[at + 1], "%s %s: %s at %u "
 		    "(%u bytes), the compiler's %u (%u)", c->cc, c->flags,
 		    dk_kd_member_name((size_t)order[k]), kd.off[order[k]],
-		    kd.width[order[k]], want[2 * k], want[2 * k + 1]);
+		    kd.width[order[k]], want[at], want[at + 1]);
 	}
 	ck_assert_uint_eq(kd.size[DK_KD_PROC], want[8]);
 	ck_assert_uint_eq(kd.size[DK_KD_THREAD], want[9]);

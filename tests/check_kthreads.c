@@ -222,6 +222,80 @@ START_TEST(test_parents)
 }
 END_TEST
 
+/*
+ * ps's STAT letter of init (its first thread "a" TDS_INHIBITED), from
+ * p_flag 0x50, td_inhibitors 0x5c, td_flags 0x60, td_slptick 0x64 and
+ * the symbols ticks and hz, as libkvm and ps decide it (sys/sys/proc.h:
+ * P_STOPPED_SIG 0x20000, TDI_SUSPENDED 1, TDI_SLEEPING 2, TDI_LOCK 8,
+ * TDI_IWAIT 0x10, TDF_SINTR 8; MAXSLP 20 s).
+ */
+START_TEST(test_stat)
+{
+	static const struct {
+		uint32_t	 p_flag, inhib, flags;
+		int32_t		 ticks, slptick;
+		int		 hz;	/* 0: no symbol hz */
+		const char	*want;
+	} c[] = {
+		{ 0x20000, 2, 8, 50000, 45000, 1000, "T" },
+		{ 0, 2, 0, 50000, 45000, 1000, "D" },
+		{ 0, 2, 8, 50000, 45000, 1000, "S" },	/* 5 s */
+		{ 0, 2, 8, 50000, 30001, 1000, "S" },	/* 19.999 s */
+		{ 0, 2, 8, 50000, 30000, 1000, "I" },	/* 20 s */
+		{ 0, 2, 8, 50000, 20000, 1000, "I" },
+		{ 0, 2, 8, -2147483000, 2147483000, 100, "S" },	/* wrapped */
+		{ 0, 8, 0, 0, 0, 1000, "L" },
+		{ 0, 0x10, 0, 0, 0, 1000, "W" },
+		{ 0, 1, 0, 0, 0, 1000, "W" },		/* suspended alone */
+		{ 0, 2, 8, 50000, 45000, 0, "inhibited" },	/* no hz */
+	};
+	struct img m;
+	struct dk_kthreads kt;
+	struct dk_kdwarf lay;
+	struct dk_err err;
+	uint64_t s[DK_KS_N];
+	struct dk_kt_source src;
+
+	build(&m, DK_LE, 8, 3);
+	memset(&lay, 0, sizeof(lay));
+	lay.size[DK_KD_PROC] = lay.size[DK_KD_THREAD] = 0x80;
+	lay.off[DK_KD_P_STATE] = 0x30;
+	lay.off[DK_KD_P_FLAG] = 0x50;
+	lay.off[DK_KD_TD_STATE] = 0x58;
+	lay.off[DK_KD_TD_INHIBITORS] = 0x5c;
+	lay.off[DK_KD_TD_FLAGS] = 0x60;
+	lay.off[DK_KD_TD_SLPTICK] = 0x64;
+	lay.width[DK_KD_P_STATE] = lay.width[DK_KD_P_FLAG] = 4;
+	lay.width[DK_KD_TD_STATE] = lay.width[DK_KD_TD_INHIBITORS] = 4;
+	lay.width[DK_KD_TD_FLAGS] = lay.width[DK_KD_TD_SLPTICK] = 4;
+	for (int i = 0; i < DK_KD_TDS_N; i++)
+		lay.tds[i] = i;
+	for (int i = 0; i < DK_KD_PRS_N; i++)
+		lay.prs[i] = i;
+	put(&m, PROC + 0x30, 1, 4);			/* PRS_NORMAL */
+	put(&m, TD + 0x58, 1, 4);			/* TDS_INHIBITED */
+	src = (struct dk_kt_source){ "img", m.e, m.ptr, img_read, &m };
+	for (size_t k = 0; k < DK_ARRAY_LEN(c); k++) {
+		for (int i = 0; i < DK_KS_N; i++)
+			s[i] = i == DK_KS_ZOMBPROC || i == DK_KS_STOPPCBS ||
+			    (i == DK_KS_HZ && c[k].hz == 0) ? 0 : sym(i);
+		s[DK_KS_DUMPPCB] = BASE + 0x200;
+		put(&m, PROC + 0x50, c[k].p_flag, 4);
+		put(&m, TD + 0x5c, c[k].inhib, 4);
+		put(&m, TD + 0x60, c[k].flags, 4);
+		put(&m, TD + 0x64, (uint32_t)c[k].slptick, 4);
+		put(&m, sym(DK_KS_TICKS), (uint32_t)c[k].ticks, 4);
+		put(&m, sym(DK_KS_HZ), (uint32_t)c[k].hz, 4);
+		ck_assert_int_eq(dk_kthreads_walk(&src, s, &lay, 0, &kt, &err),
+		    DK_OK);
+		ck_assert_msg(strcmp(dk_kproc_stat(&kt, 0), c[k].want) == 0,
+		    "case %zu: STAT %s, expected %s", k, dk_kproc_stat(&kt, 0),
+		    c[k].want);
+		dk_kthreads_free(&kt);
+	}
+}
+END_TEST
+
 /* Each damage: its status and the words its message must have. */
 START_TEST(test_damage)
 {
@@ -230,6 +304,7 @@ START_TEST(test_damage)
 	struct dk_err err;
 	enum dk_status st;
 	const char *want;
+	char buf[128];
 
 	build(&m, DK_LE, 8, _i == 1 ? 60 : 3);
 	switch (_i) {
@@ -256,8 +331,10 @@ START_TEST(test_damage)
 		break;
 	default:	/* thread_off_td_name far away */
 		put(&m, sym(DK_KS_TD_NAME), 0x7fffffff, 4);
-		want = "thread_off_td_name at 0x100e0 is 0x7fffffff: "
-		    "expected an offset";
+		snprintf(buf, sizeof(buf), "thread_off_td_name at %#jx is "
+		    "0x7fffffff: expected an offset",
+		    (uintmax_t)sym(DK_KS_TD_NAME));
+		want = buf;
 		st = DK_ECORRUPT;
 		break;
 	}
@@ -385,6 +462,7 @@ kthreads_suite(void)
 	tcase_add_loop_test(tc, test_walk, 0, 4);
 	tcase_add_loop_test(tc, test_parents, 0, 4);
 	tcase_add_loop_test(tc, test_damage, 0, 5);
+	tcase_add_test(tc, test_stat);
 	tcase_add_test(tc, test_pcb_tables);
 	tcase_add_loop_test(tc, test_pcb_decode, 0,
 	    (int)(sizeof(pcbs) / sizeof(pcbs[0])));

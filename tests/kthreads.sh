@@ -241,9 +241,9 @@ def nxt():
     z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
     z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
     return z ^ (z >> 31)
-procs = [(0, "inhibited", 2, "kernel"), (1, "inhibited", 1, "init"),
-         (11, "R", 2, "idle"), (12, "inhibited", 1, "intr"),
-         (722, "inhibited", 1, "csh"), (723, "R", 1, "sh"),
+procs = [(0, "D", 2, "kernel"), (1, "I", 1, "init"),
+         (11, "R", 2, "idle"), (12, "W", 1, "intr"),
+         (722, "S", 1, "csh"), (723, "R", 1, "sh"),
          (724, "Z", 0, "sleep")]
 for k, (pid, stat, thr, comm) in enumerate(procs):
     ppid = 0 if k < 2 else procs[nxt() % k][0]
