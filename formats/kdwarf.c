@@ -1,7 +1,8 @@
 /*
  * kdwarf.c -- the members of struct proc and struct thread that the
  * FreeBSD kernel exports no offset for (p_pptr, p_oppid, p_state,
- * td_state), read from the kernel's DWARF with libdw (docs/kthreads.md,
+ * p_flag, td_state, td_inhibitors, td_flags, td_slptick), read from the
+ * kernel's DWARF with libdw (docs/kthreads.md,
  * "Parent and state: the kernel's DWARF").
  *
  * The file is opened through libdwfl's offline reporting, so that the

@@ -146,6 +146,24 @@ START_TEST(test_walk)
 END_TEST
 
 /*
+ * A DWARF layout of 0x80-byte structs with p_state at 0x30 and td_state
+ * at 0x58, FreeBSD's enumerators; the tests add the members they read.
+ */
+static void
+layout(struct dk_kdwarf *lay)
+{
+	memset(lay, 0, sizeof(*lay));
+	lay->size[DK_KD_PROC] = lay->size[DK_KD_THREAD] = 0x80;
+	lay->off[DK_KD_P_STATE] = 0x30;
+	lay->off[DK_KD_TD_STATE] = 0x58;
+	lay->width[DK_KD_P_STATE] = lay->width[DK_KD_TD_STATE] = 4;
+	for (int i = 0; i < DK_KD_TDS_N; i++)
+		lay->tds[i] = i;
+	for (int i = 0; i < DK_KD_PRS_N; i++)
+		lay->prs[i] = i;
+}
+
+/*
  * The DWARF's members (p_state 0x30, p_oppid 0x34, p_pptr 0x38,
  * td_state 0x58): init's parent is a struct proc outside the lists
  * (its p_pid, 1, read from memory), sh's is init (5, from the table),
@@ -166,19 +184,11 @@ START_TEST(test_parents)
 	unsigned ptr = v[_i].ptr;
 
 	build(&m, v[_i].e, ptr, 3);
-	memset(&lay, 0, sizeof(lay));
-	lay.size[DK_KD_PROC] = lay.size[DK_KD_THREAD] = 0x80;
-	lay.off[DK_KD_P_STATE] = 0x30;
+	layout(&lay);
 	lay.off[DK_KD_P_OPPID] = 0x34;
 	lay.off[DK_KD_P_PPTR] = 0x38;
-	lay.off[DK_KD_TD_STATE] = 0x58;
-	lay.width[DK_KD_P_STATE] = lay.width[DK_KD_P_OPPID] = 4;
-	lay.width[DK_KD_TD_STATE] = 4;
+	lay.width[DK_KD_P_OPPID] = 4;
 	lay.width[DK_KD_P_PPTR] = (uint8_t)ptr;
-	for (int i = 0; i < DK_KD_TDS_N; i++)
-		lay.tds[i] = i;
-	for (int i = 0; i < DK_KD_PRS_N; i++)
-		lay.prs[i] = i;
 	put(&m, PROC + 0x30, 1, 4);			/* PRS_NORMAL */
 	put(&m, PROC + 0x38, BASE + 0x600, ptr);
 	put(&m, BASE + 0x600 + 0x48, 1, 4);
@@ -257,21 +267,13 @@ START_TEST(test_stat)
 	struct dk_kt_source src;
 
 	build(&m, DK_LE, 8, 3);
-	memset(&lay, 0, sizeof(lay));
-	lay.size[DK_KD_PROC] = lay.size[DK_KD_THREAD] = 0x80;
-	lay.off[DK_KD_P_STATE] = 0x30;
+	layout(&lay);
 	lay.off[DK_KD_P_FLAG] = 0x50;
-	lay.off[DK_KD_TD_STATE] = 0x58;
 	lay.off[DK_KD_TD_INHIBITORS] = 0x5c;
 	lay.off[DK_KD_TD_FLAGS] = 0x60;
 	lay.off[DK_KD_TD_SLPTICK] = 0x64;
-	lay.width[DK_KD_P_STATE] = lay.width[DK_KD_P_FLAG] = 4;
-	lay.width[DK_KD_TD_STATE] = lay.width[DK_KD_TD_INHIBITORS] = 4;
+	lay.width[DK_KD_P_FLAG] = lay.width[DK_KD_TD_INHIBITORS] = 4;
 	lay.width[DK_KD_TD_FLAGS] = lay.width[DK_KD_TD_SLPTICK] = 4;
-	for (int i = 0; i < DK_KD_TDS_N; i++)
-		lay.tds[i] = i;
-	for (int i = 0; i < DK_KD_PRS_N; i++)
-		lay.prs[i] = i;
 	put(&m, PROC + 0x30, 1, 4);			/* PRS_NORMAL */
 	put(&m, TD + 0x58, 1, 4);			/* TDS_INHIBITED */
 	src = (struct dk_kt_source){ "img", m.e, m.ptr, img_read, &m };
