@@ -641,14 +641,15 @@ kp_image(struct dk_dump *d, struct dk_sink *s, const struct dk_plan *pl,
 		    (uintmax_t)k->size);
 		goto out;
 	}
-	if ((st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, k->size - s->pos,
-	    err)) != DK_OK)
-		goto out;
-	if ((uint32_t)crc != k->crc)
+	/* Before the tail (up to the note's size): a damage fails early. */
+	if ((uint32_t)crc != k->crc) {
 		st = dk_err_set(err, DK_ECORRUPT, "%s: the pages rebuilt have "
 		    "CRC-32 %#010x, the encoders note says %#010x: the note or "
 		    "the page data is damaged, and the file would not be the "
 		    "source's", d->src.name, (unsigned)crc, (unsigned)k->crc);
+		goto out;
+	}
+	st = dk_plan_emit(s, d, pl, &ri, UINT64_MAX, k->size - s->pos, err);
 out:
 	dk_kd_encoder_free(enc);
 	free(page);
