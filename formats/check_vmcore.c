@@ -387,10 +387,11 @@ cv_vmci_offsets(struct cv *c, const char *t, size_t n, uint64_t off)
 			    eq - pre - 1, 0, off + i };
 
 			memcpy(v, t + i + eq + 1, l - eq - 1);
-			if (pre == 7)	/* s.m: s alone */
-				k.len = (size_t)((const char *)memchr(k.s, '.',
-				    k.len) != NULL ? (const char *)memchr(k.s,
-				    '.', k.len) - k.s : 0);
+			if (pre == 7) {	/* s.m: s alone */
+				const char *dot = memchr(k.s, '.', k.len);
+
+				k.len = dot != NULL ? (size_t)(dot - k.s) : 0;
+			}
 			if (k.len > 0 && dk_parse_u64(v, &k.v) == 0) {
 				if (nsz + nof == cap) {
 					size_t nc = cap ? 2 * cap : 64;

@@ -280,9 +280,16 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 	uint8_t *buf;
 	static const int fields[] = { S_TD_TID, S_TD_NAME, S_TD_ONCPU,
 	    S_TD_PCB, S_TD_PLIST };
-	/* The DWARF's members of struct thread, into t in this order. */
-	static const enum dk_kd_member tdm[] = { DK_KD_TD_STATE,
-	    DK_KD_TD_INHIBITORS, DK_KD_TD_FLAGS, DK_KD_TD_SLPTICK };
+	/* The DWARF's members of struct thread, and where t keeps each. */
+	static const struct {
+		enum dk_kd_member m;
+		size_t at;
+	} tdm[] = {
+		{ DK_KD_TD_STATE, offsetof(struct dk_kthread, state) },
+		{ DK_KD_TD_INHIBITORS, offsetof(struct dk_kthread, inhibitors) },
+		{ DK_KD_TD_FLAGS, offsetof(struct dk_kthread, flags) },
+		{ DK_KD_TD_SLPTICK, offsetof(struct dk_kthread, slptick) },
+	};
 	enum dk_status st;
 
 	for (size_t i = 0; i < DK_ARRAY_LEN(fields); i++) {
@@ -295,12 +302,12 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		hi = e > hi ? e : hi;
 	}
 	for (size_t i = 0; w->lay != NULL && i < DK_ARRAY_LEN(tdm); i++)
-		if (w->lay->width[tdm[i]] != 0) {
-			uint32_t o = w->lay->off[tdm[i]];
+		if (w->lay->width[tdm[i].m] != 0) {
+			uint32_t o = w->lay->off[tdm[i].m];
+			uint32_t e = o + w->lay->width[tdm[i].m];
 
 			lo = o < lo ? o : lo;
-			hi = o + w->lay->width[tdm[i]] > hi ? o +
-			    w->lay->width[tdm[i]] : hi;
+			hi = e > hi ? e : hi;
 		}
 	/* One read of the fields' span per thread (below 128 KiB). */
 	if ((buf = malloc(hi - lo)) == NULL)
@@ -328,13 +335,12 @@ walk_threads(struct walk *w, struct dk_kproc *kp, const uint8_t *pbuf,
 		t->pcb = word(w, buf + w->off[S_TD_PCB] - lo, w->ptr);
 		copy_name(t->name, buf + w->off[S_TD_NAME] - lo);
 		for (size_t i = 0; i < DK_ARRAY_LEN(tdm); i++) {
-			int64_t *v = i == 0 ? &t->state : i == 1 ?
-			    &t->inhibitors : i == 2 ? &t->flags : &t->slptick;
+			enum dk_kd_member k = tdm[i].m;
+			int64_t *v = (int64_t *)(void *)((char *)t + tdm[i].at);
 
-			*v = DK_KT_UNKNOWN;
-			if (w->lay != NULL && w->lay->width[tdm[i]] != 0)
-				*v = sword(w, buf + w->lay->off[tdm[i]] - lo,
-				    w->lay->width[tdm[i]]);
+			*v = w->lay == NULL || w->lay->width[k] == 0 ?
+			    DK_KT_UNKNOWN : sword(w, buf + w->lay->off[k] - lo,
+			    w->lay->width[k]);
 		}
 		if (t->tid == kt->dumptid && kt->crashed == SIZE_MAX) {
 			t->crashed = 1;
@@ -414,6 +420,19 @@ dk_kt_sym_name(size_t i)
 	return i < S_N ? ksyms[i].name : NULL;
 }
 
+/* The int symbol i holds in the dump; DK_KT_UNKNOWN: absent, unread. */
+static int64_t
+sym_int(struct walk *w, int i)
+{
+	uint8_t b[4];
+	struct dk_err e2;
+
+	if (w->sym[i] == 0 || w->m->read(w->m->arg, w->sym[i], b, 4, &e2) !=
+	    DK_OK)
+		return DK_KT_UNKNOWN;
+	return (int32_t)word(w, b, 4);
+}
+
 /* The values the symbols hold in the dump. */
 static enum dk_status
 load_symbols(struct walk *w, struct dk_err *err)
@@ -439,16 +458,9 @@ load_symbols(struct walk *w, struct dk_err *err)
 	if ((st = rd(w, w->sym[S_DUMPTID], b, 4, "dumptid", err)) != DK_OK)
 		return st;
 	kt->dumptid = (int32_t)word(w, b, 4);
-	/* ticks and hz (ints), for ps's I against S; unread: unknown. */
-	kt->ticks = kt->hz = DK_KT_UNKNOWN;
-	for (int i = S_TICKS; i <= S_HZ; i++) {
-		struct dk_err e2;
-
-		if (w->sym[i] != 0 && w->m->read(w->m->arg, w->sym[i], b, 4,
-		    &e2) == DK_OK)
-			*(i == S_TICKS ? &kt->ticks : &kt->hz) = (int32_t)word(w,
-			    b, 4);
-	}
+	/* ticks and hz, for ps's I against S. */
+	kt->ticks = sym_int(w, S_TICKS);
+	kt->hz = sym_int(w, S_HZ);
 	if (w->sym[S_PCB_SIZE] != 0) {
 		if ((st = rd(w, w->sym[S_PCB_SIZE], b, 4, "pcb_size", err)) !=
 		    DK_OK)

@@ -356,8 +356,9 @@ dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address %#jx: "
 	    "dumpkit does not translate the kernel addresses of %s Linux "
 	    "dumps (it walks the page tables of x86_64, i386, aarch64 and "
-	    "riscv64 kernels); physical addresses read", d->src.name, (uintmax_t)va,
-	    d->arch != NULL ? d->arch->name : "this architecture's");
+	    "riscv64 kernels); physical addresses read", d->src.name,
+	    (uintmax_t)va, d->arch != NULL ? d->arch->name :
+	    "this architecture's");
 }
 
 /* ---------------------------------------------------------------------- */
