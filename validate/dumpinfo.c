@@ -1150,6 +1150,19 @@ hex_end(struct hex *h)
 	h->n = 0;
 }
 
+/*
+ * The library's message m without the "PATH: " it may start with, which
+ * the caller writes itself.
+ */
+static const char *
+own_msg(const char *path, const char *m)
+{
+	size_t n = strlen(path);
+
+	return strncmp(m, path, n) == 0 && m[n] == ':' && m[n + 1] == ' ' ?
+	    m + n + 2 : m;
+}
+
 static enum dk_status
 read_mem(struct dk_dump *d, int how, uint64_t a, void *buf, size_t n,
     struct dk_err *err)
@@ -1220,11 +1233,11 @@ do_read(struct dk_dump *d, const struct opts *o)
 			if (done > 0)
 				fprintf(stderr, "dumpinfo: %s: %s (the %ju "
 				    "bytes before it were read%s)\n", o->path,
-				    err.msg, (uintmax_t)done, o->quiet ? "" :
-				    " and written");
+				    own_msg(o->path, err.msg), (uintmax_t)done,
+				    o->quiet ? "" : " and written");
 			else
 				fprintf(stderr, "dumpinfo: %s: %s\n", o->path,
-				    err.msg);
+				    own_msg(o->path, err.msg));
 			rc = TOOL_NEGATIVE;
 			break;
 		}
