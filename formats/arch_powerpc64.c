@@ -28,6 +28,9 @@
  *  2. dmapbase <= va <= dmapend (inclusive): pa = va - dmapbase.
  *  3. va >= kernbase: the hashed page table or the radix tree.
  *  4. Anything else is not mapped.
+ *
+ * Linux's kernels (linux.c) are walked by ppc64_radix_walk from their
+ * own root, with each table's size from the entry above it.
  * The generic minidump code translates [dmapbase, dmapend] itself
  * (its window ends at dmapend + 1, exclusive); an address below dmapbase
  * is never in that window, so it reaches this file's kvtop, which does
@@ -174,6 +177,8 @@
 #define	PPC64_RPTE_RPN		0x00fffffffffff000ull
 #define	PPC64_RPDE_NLB		0x00ffffffffffff00ull
 #define	PPC64_RPDE_NLS		9ull		/* 2^9 entries below */
+#define	PPC64_RPDE_NLS_MASK	0x1full
+#define	PPC64_RADIX_ROOT_BITS	13u		/* 2^13 root entries */
 #define	PPC64_RPTE_R		0x100ull
 #define	PPC64_RPTE_C		0x080ull
 #define	PPC64_RPTE_EAA_P	0x008ull	/* privileged */
@@ -788,6 +793,80 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 	return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped (radix level 4 "
 	    "entry %#jx has no leaf bit)", where, (uintmax_t)e);
 }
+
+/*
+ * The radix tree from a root in physical memory (Linux's swapper_pg_dir:
+ * linux.c), as the MMU walks it (Power ISA 3.0 Book III, "Radix Tree
+ * Translation"): a root of 2^13 entries (the process table's RPDS,
+ * Linux's RADIX_PGD_INDEX_SIZE) indexed by EA bits 51..39; below it,
+ * each directory entry's NLS (bits 4..0) is the next table's index width
+ * and NLB (bits 59..8) its base, so that Linux's tree of 64 KiB pages
+ * (13, 9, 9, 5 index bits) is walked as its tree of 4 KiB pages (13, 9,
+ * 9, 9) is; a leaf at any level maps the EA bits not yet consumed.
+ * Entries are big-endian whatever the kernel's byte order.  Only
+ * quadrant 3 (EA bits 63..62 set, 61..52 clear) is the kernel's.
+ */
+static enum dk_status
+ppc64_radix_walk(struct dk_dump *d, const struct dk_pt_walk *w,
+    uint64_t root, uint64_t va, uint64_t *pa, unsigned *prot,
+    struct dk_err *err)
+{
+	unsigned left = 52, bits = PPC64_RADIX_ROOT_BITS;
+	uint64_t t = root, e = 0, at = root;
+	uint8_t b[8];
+	enum dk_status st;
+
+	if (va >> 52 != PPC64_RADIX_Q3)
+		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
+		    "not mapped (outside quadrant 3 [0xc000000000000000, "
+		    "%#jx), the kernel's radix tree)", (uintmax_t)va,
+		    (uintmax_t)PPC64_RADIX_END);
+	for (unsigned lv = 1; lv <= w->levels; lv++) {
+		if (bits < 5 || bits + 12 > left)
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual "
+			    "address %#jx: not mapped (radix level %u entry "
+			    "%#jx at pa %#jx: NLS %u leaves %u EA bits, "
+			    "expected 5 or more, and 12 bits for the page)",
+			    (uintmax_t)va, lv - 1, (uintmax_t)e,
+			    (uintmax_t)at, bits, left);
+		left -= bits;
+		at = t + 8 * ((va >> left) & ((1ull << bits) - 1));
+		if ((st = dk_read_pt(d, at, b, 8, err)) != DK_OK)
+			return dk_err_prefix(err, "virtual address %#jx: radix "
+			    "level %u entry", (uintmax_t)va, lv);
+		e = dec_be64(b);
+		DK_TRACE(d, "va %#jx: radix level %u entry at pa %#jx = %#jx",
+		    (uintmax_t)va, lv, (uintmax_t)at, (uintmax_t)e);
+		if (!(e & PPC64_RPTE_VALID)) {
+			d->unmapped_to = (va | ((1ull << left) - 1)) + 1;
+			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual "
+			    "address %#jx: not mapped (radix level %u entry "
+			    "%#jx at pa %#jx: not valid)", (uintmax_t)va, lv,
+			    (uintmax_t)e, (uintmax_t)at);
+		}
+		if (e & PPC64_RPTE_LEAF) {
+			uint64_t size = 1ull << left;
+
+			*pa = (e & PPC64_RPTE_RPN & ~(size - 1)) |
+			    (va & (size - 1));
+			d->mapped_to = (va | (size - 1)) + 1;
+			if (prot != NULL)
+				*prot = ppc64_radix_prot(e);
+			return DK_OK;
+		}
+		t = e & PPC64_RPDE_NLB;
+		bits = (unsigned)(e & PPC64_RPDE_NLS_MASK);
+	}
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: not "
+	    "mapped (radix level %u entry %#jx at pa %#jx is a directory: "
+	    "the tree has %u levels)", (uintmax_t)va, w->levels,
+	    (uintmax_t)e, (uintmax_t)at, w->levels);
+}
+
+static const struct dk_pt_walk ppc64_walks[] = {
+	{ "powerpc64 radix", PPC64_RADIX_LEVELS, 12, 52, 8, NULL,
+	  ppc64_radix_walk },
+};
 
 static enum dk_status
 ppc64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
@@ -1476,6 +1555,8 @@ const struct dk_arch_ops dk_arch_powerpc64 = {
 	.nrows		= DK_ARRAY_LEN(powerpc64_rows),
 	.page_shift	= PPC64_PAGE_SHIFT,
 	.minidump	= &dk_md_powerpc64,
+	.walks		= ppc64_walks,
+	.nwalks		= DK_ARRAY_LEN(ppc64_walks),
 	.prot		= ppc64_prot,
 	.pcb		= &ppc64_pcb,
 };

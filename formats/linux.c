@@ -37,6 +37,16 @@
  *    (NUMBER(VMEMMAP_START), NUMBER(PAGE_OFFSET)): the first mode in
  *    whose upper half it lies.
  *
+ *  - i386: see mmu_i386.
+ *  - s390x: SYMBOL(swapper_pg_dir), the kernel's top table (its ASCE's
+ *    origin), at its own address (the identity map of Linux before
+ *    6.10), or at va - KERNELOFFSET + KERNELOFFPHYS where VMCOREINFO
+ *    has KERNELOFFPHYS (6.10 on: __pa_nodebug() of the image).  Which
+ *    table it is (region-first to segment) is in the TT field of its
+ *    entries, as libkdumpfile reads it: the first valid one says.
+ *  - powerpc64: the linear map by subtraction, the rest through the
+ *    radix tree where the kernel ran the radix MMU (mmu_ppc64).
+ *
  * Any other architecture, or a dump whose VMCOREINFO lacks what its
  * walk needs, is DK_EUNSUP naming the architecture and the key.
  *
@@ -60,6 +70,8 @@
 
 #define	LX_START_KERNEL_MAP	0xffffffff80000000ull	/* x86_64 */
 #define	LX_I386_PAGE_OFFSET	0xc0000000ull	/* i386, VMSPLIT_3G */
+#define	LX_PPC64_KERNELBASE	0xc000000000000000ull	/* PAGE_OFFSET */
+#define	LX_PPC64_LINEAR_END	0xc008000000000000ull	/* VMALLOC_START */
 #define	LX_NOKEY		UINT64_MAX
 
 /* ---------------------------------------------------------------------- */
@@ -141,6 +153,7 @@ need_key(struct dk_dump *d, uint64_t va, const char *key, const char *why,
 struct lx_mmu {
 	struct dk_pt_walk	 w;		/* the module's, adjusted */
 	uint64_t		 root;		/* PA of the top table */
+	int			 linear;	/* no walk: root is va's PA */
 };
 
 static enum dk_status
@@ -320,6 +333,99 @@ mmu_i386(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
 	return DK_OK;
 }
 
+/*
+ * s390x: the root as the file's comment says; its type from the first
+ * of its 2048 entries whose I bit is clear (an invalid entry's TT is
+ * the same in Linux's, _REGION*_ENTRY_EMPTY, but a damaged one need
+ * not be).
+ */
+static enum dk_status
+mmu_s390x(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
+    struct dk_err *err)
+{
+	static const char *const walks[] = { "s390x segment",
+	    "s390x region-third", "s390x region-second",
+	    "s390x region-first" };
+	uint64_t pgd, koff, kphys, e;
+	enum dk_status st;
+
+	if (vmci_num(d, "SYMBOL(swapper_pg_dir)", &pgd) != 0)
+		return need_key(d, va, "SYMBOL(swapper_pg_dir)", "where the "
+		    "page tables are", err);
+	m->root = pgd;
+	if (vmci_num(d, "KERNELOFFPHYS", &kphys) == 0) {
+		if (vmci_num(d, "KERNELOFFSET", &koff) != 0 || pgd < koff)
+			return dk_err_set(err, DK_ECORRUPT, "%s: VMCOREINFO "
+			    "SYMBOL(swapper_pg_dir)=%jx is not in the kernel "
+			    "image from KERNELOFFSET (KERNELOFFPHYS=%jx)",
+			    d->src.name, (uintmax_t)pgd, (uintmax_t)kphys);
+		m->root = pgd - koff + kphys;
+	}
+	for (unsigned i = 0; i < 2048; i++) {
+		if ((st = dk_read_pa_u64(d, m->root + 8 * i, &e, err)) !=
+		    DK_OK)
+			return dk_err_prefix(err, "%s: kernel virtual address "
+			    "%#jx: s390x top table (swapper_pg_dir) at pa %#jx",
+			    d->src.name, (uintmax_t)va, (uintmax_t)m->root);
+		if ((e & 0x20) == 0) {
+			m->w = *dk_arch_walk(&dk_arch_s390x,
+			    walks[(e >> 2) & 3]);
+			return DK_OK;
+		}
+	}
+	return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: kernel virtual address "
+	    "%#jx: not mapped (the s390x top table at pa %#jx, "
+	    "swapper_pg_dir, has no valid entry)", d->src.name, (uintmax_t)va,
+	    (uintmax_t)m->root);
+}
+
+/*
+ * powerpc64 (Book3S 64): the linear map [PAGE_OFFSET 0xc000000000000000,
+ * 0xc008000000000000), where the kernel image is too, has pa = va -
+ * PAGE_OFFSET (__pa(), as makedumpfile translates it); under the radix
+ * MMU, which NUMBER(RADIX_MMU)=1 says (Linux 6.7 on), everything is
+ * walked from SYMBOL(swapper_pg_dir) at its linear-map PA, the linear
+ * map included.  The hash MMU's vmalloc and I/O space are in its hashed
+ * page table, which a dump does not describe: not translated.
+ */
+static enum dk_status
+mmu_ppc64(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
+    struct dk_err *err)
+{
+	uint64_t radix, pgd;
+	int have = vmci_num(d, "NUMBER(RADIX_MMU)", &radix) == 0;
+
+	if (have && radix == 1) {
+		if (vmci_num(d, "SYMBOL(swapper_pg_dir)", &pgd) != 0)
+			return need_key(d, va, "SYMBOL(swapper_pg_dir)",
+			    "where the radix tree is", err);
+		if (pgd < LX_PPC64_KERNELBASE || pgd >= LX_PPC64_LINEAR_END)
+			return dk_err_set(err, DK_ECORRUPT, "%s: VMCOREINFO "
+			    "SYMBOL(swapper_pg_dir)=%jx is not in the powerpc64 "
+			    "linear map [%#jx, %#jx)", d->src.name,
+			    (uintmax_t)pgd, (uintmax_t)LX_PPC64_KERNELBASE,
+			    (uintmax_t)LX_PPC64_LINEAR_END);
+		m->w = *dk_arch_walk(&dk_arch_powerpc64, "powerpc64 radix");
+		m->root = pgd - LX_PPC64_KERNELBASE;
+		return DK_OK;
+	}
+	if (va >= LX_PPC64_KERNELBASE && va < LX_PPC64_LINEAR_END) {
+		m->linear = 1;
+		m->root = va - LX_PPC64_KERNELBASE;
+		return DK_OK;
+	}
+	if (!have)
+		return need_key(d, va, "NUMBER(RADIX_MMU)", "Linux 6.7 on: "
+		    "whether the radix tree translates what lies outside the "
+		    "linear map", err);
+	return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address %#jx: "
+	    "outside the powerpc64 linear map [%#jx, %#jx) of a kernel on the "
+	    "hash MMU (NUMBER(RADIX_MMU)=%jd), whose hashed page table the "
+	    "dump does not describe", d->src.name, (uintmax_t)va,
+	    (uintmax_t)LX_PPC64_KERNELBASE, (uintmax_t)LX_PPC64_LINEAR_END,
+	    (intmax_t)radix);
+}
+
 /* Which architectures' kernels are translated, and how. */
 static const struct {
 	const struct dk_arch_ops *m;
@@ -330,6 +436,8 @@ static const struct {
 	{ &dk_arch_arm64, mmu_arm64 },
 	{ &dk_arch_riscv, mmu_riscv },
 	{ &dk_arch_i386, mmu_i386 },
+	{ &dk_arch_s390x, mmu_s390x },
+	{ &dk_arch_powerpc64, mmu_ppc64 },
 };
 
 enum dk_status
@@ -342,8 +450,15 @@ dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	for (size_t i = 0; i < DK_ARRAY_LEN(mmus); i++) {
 		if (d->arch == NULL || d->arch->ops != mmus[i].m)
 			continue;
+		m.linear = 0;
 		if ((st = mmus[i].mmu(d, va, &m, err)) != DK_OK)
 			return st;
+		if (m.linear) {
+			DK_TRACE(d, "linux: va %#jx -> pa %#jx (linear map)",
+			    (uintmax_t)va, (uintmax_t)m.root);
+			*pa = m.root;
+			return DK_OK;
+		}
 		DK_TRACE(d, "linux: va %#jx: %s walk, %u levels of %u VA bits, "
 		    "root at pa %#jx", (uintmax_t)va, m.w.name, m.w.levels,
 		    m.w.va_bits, (uintmax_t)m.root);
@@ -355,8 +470,8 @@ dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	}
 	return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address %#jx: "
 	    "dumpkit does not translate the kernel addresses of %s Linux "
-	    "dumps (it walks the page tables of x86_64, i386, aarch64 and "
-	    "riscv64 kernels); physical addresses read", d->src.name,
+	    "dumps (it walks the page tables of x86_64, i386, aarch64, "
+	    "riscv64, s390x and powerpc64 radix kernels); physical addresses read", d->src.name,
 	    (uintmax_t)va, d->arch != NULL ? d->arch->name :
 	    "this architecture's");
 }

@@ -13,7 +13,8 @@
  *     inside the input, the ranges ascending and disjoint, every run's
  *     first and last bytes read as the input's bytes at its offset, the
  *     byte after a run is either another run's or not dumped (never
- *     zeros from nowhere), and kernel VAs return a status; a dump of
+ *     zeros from nowhere), and kernel VAs (each architecture's walk)
+ *     return a status; a dump of
  *     unknown page size, opened again with --page-size 16K, says 16K
  *     and keeps those rules;
  *  2. dk_check_mem, quick and full: every finding has a code the
@@ -32,6 +33,12 @@
 #include "fuzz.h"
 
 #define	FZ_RUNS		256	/* runs read per input */
+
+/* Kernel addresses translated per input (fz_reads). */
+static const uint64_t kvas[] = {
+	0xffff888000000000ull, 0xffffffff81000000ull, 0x100000ull,
+	0xc000000000000000ull, 0xc008000000000000ull,
+};
 
 static void
 fz_reads(struct dk_dump *d, const uint8_t *data, size_t size)
@@ -72,12 +79,14 @@ fz_reads(struct dk_dump *d, const uint8_t *data, size_t size)
 		st = dk_read_pa(d, r.pa + r.len, &b, 1, &err);
 		FZ_CHECK(st == DK_OK || st == DK_ENOTDUMPED);
 	}
-	for (uint64_t va = 0; va < 4; va++) {
-		(void)dk_kvtop(d, 0xffff888000000000ull + va * 0x1000, &pa,
-		    &err);
-		(void)dk_kvtop(d, 0xffffffff81000000ull + va * 0x1000, &pa,
-		    &err);
-	}
+	/*
+	 * The direct map and the image of x86_64, s390x's identity map,
+	 * powerpc64's linear map and vmalloc space: each walk the
+	 * architecture of the input has.
+	 */
+	for (size_t k = 0; k < DK_ARRAY_LEN(kvas); k++)
+		for (uint64_t va = 0; va < 4; va++)
+			(void)dk_kvtop(d, kvas[k] + va * 0x1000, &pa, &err);
 	for (size_t i = 0; i < dk_nattrs(d); i++) {
 		const struct dk_attr *a = dk_attr(d, i);
 

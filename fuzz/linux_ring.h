@@ -58,6 +58,14 @@ lr_le(uint8_t *p, unsigned w, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* v in w bytes at p, big-endian if be, else little-endian. */
+static inline void
+lr_put(uint8_t *p, unsigned w, uint64_t v, int be)
+{
+	for (unsigned i = 0; i < w; i++)
+		p[be ? w - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
 /* The page tables: VA LR_KVA(x) -> PA x for x below 2 MiB. */
 static inline void
 lr_tables(uint8_t *mem)
@@ -240,34 +248,38 @@ lr_vmcoreinfo(char *b, size_t cap, enum lr_layout l)
 /*
  * The kdump-compressed file of the n pages of psz bytes at mem, the
  * utsname machine given, into f (LR_FILE_SIZE(n, psz) bytes; n at most
- * psz / 24).
+ * psz / 24); big-endian for s390x and ppc64, else little-endian.
  */
 static inline void
 lr_kdump_of(const uint8_t *mem, unsigned n, uint32_t psz,
     const char *machine, const char *vmci, size_t vlen, uint8_t *f)
 {
+	/* The header in the machine's byte order, as makedumpfile's. */
+	int be = strcmp(machine, "s390x") == 0 || strcmp(machine, "ppc64") ==
+	    0;
+
 	memset(f, 0, LR_FILE_SIZE(n, psz));
 	memcpy(f, "KDUMP   ", 8);
-	lr_le(f + 8, 4, 3);					/* version */
+	lr_put(f + 8, 4, 3, be);					/* version */
 	memcpy(f + 12, "Linux", 5);
 	memcpy(f + 12 + 2 * 65, "6.1.0-test", 10);
 	memcpy(f + 12 + 4 * 65, machine, strlen(machine));
-	lr_le(f + 428, 4, psz);
-	lr_le(f + 432, 4, 1);
-	lr_le(f + 436, 4, 2);
-	lr_le(f + 440, 4, n);
-	lr_le(f + 460, 4, 1);
-	lr_le(f + psz + 8, 4, 31);				/* dump_level */
-	lr_le(f + psz + 32, 8, psz + 48);
-	lr_le(f + psz + 40, 8, vlen);
+	lr_put(f + 428, 4, psz, be);
+	lr_put(f + 432, 4, 1, be);
+	lr_put(f + 436, 4, 2, be);
+	lr_put(f + 440, 4, n, be);
+	lr_put(f + 460, 4, 1, be);
+	lr_put(f + psz + 8, 4, 31, be);				/* dump_level */
+	lr_put(f + psz + 32, 8, psz + 48, be);
+	lr_put(f + psz + 40, 8, vlen, be);
 	memcpy(f + psz + 48, vmci, vlen);
 	for (unsigned i = 0; i < n; i++) {
 		uint8_t *d = f + 4 * (size_t)psz + 24 * i;
 
 		f[2 * (size_t)psz + i / 8] |= (uint8_t)(1u << (i % 8));
 		f[3 * (size_t)psz + i / 8] |= (uint8_t)(1u << (i % 8));
-		lr_le(d, 8, (5 + (uint64_t)i) * psz);
-		lr_le(d + 8, 4, psz);
+		lr_put(d, 8, (5 + (uint64_t)i) * psz, be);
+		lr_put(d + 8, 4, psz, be);
 		memcpy(f + (5 + (size_t)i) * psz, mem + (size_t)i * psz, psz);
 	}
 }

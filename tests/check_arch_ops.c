@@ -46,7 +46,7 @@ static const struct {
 	size_t		 nrows;
 	int		 has_minidump, has_prot;
 	unsigned	 page_shift;
-	const char	*walks[3];	/* NULL-terminated */
+	const char	*walks[5];	/* NULL-terminated */
 } modules[] = {
 	{ &dk_arch_amd64, "amd64", 1, 1, 1, 12, { "amd64 4-level",
 	  "amd64 5-level" } },
@@ -55,12 +55,15 @@ static const struct {
 	  "arm64 16 KiB", "arm64 64 KiB" } },
 	{ &dk_arch_arm, "arm", 2, 1, 1, 12, { "arm short descriptor" } },
 	{ &dk_arch_mips, "mips", 6, 1, 1, 12, { NULL } },
-	{ &dk_arch_powerpc64, "powerpc64", 2, 1, 1, 12, { NULL } },
+	{ &dk_arch_powerpc64, "powerpc64", 2, 1, 1, 12,
+	  { "powerpc64 radix" } },
 	{ &dk_arch_riscv, "riscv", 1, 1, 1, 12, { "riscv Sv39",
 	  "riscv Sv48", "riscv Sv57" } },
 	{ &dk_arch_powerpc, "powerpc", 1, 0, 0, 12, { NULL } },
 	{ &dk_arch_sparc64, "sparc64", 1, 0, 0, 13, { NULL } },
-	{ &dk_arch_s390x, "s390x", 1, 0, 0, 12, { NULL } },
+	{ &dk_arch_s390x, "s390x", 1, 0, 1, 12, { "s390x segment",
+	  "s390x region-third", "s390x region-second",
+	  "s390x region-first" } },
 };
 
 START_TEST(test_row_order)
@@ -126,7 +129,7 @@ START_TEST(test_module_tables)
 		ck_assert_int_eq(m->minidump != NULL, modules[k].has_minidump);
 		ck_assert_int_eq(m->prot != NULL, modules[k].has_prot);
 		ck_assert_uint_eq(m->page_shift, modules[k].page_shift);
-		while (n < 3 && modules[k].walks[n] != NULL)
+		while (n < 4 && modules[k].walks[n] != NULL)
 			n++;
 		ck_assert_uint_eq(m->nwalks, n);
 		ck_assert_int_eq(m->walks != NULL, n > 0);
@@ -139,8 +142,12 @@ START_TEST(test_module_tables)
 			ck_assert_uint_ge(p->levels, 2);
 			ck_assert(p->page_shift == 12 || p->page_shift == 14 ||
 			    p->page_shift == 16);
+			/* i386; riscv, x86, arm64; ppc64 radix; s390x. */
 			ck_assert(p->va_bits == 32 || p->va_bits == 39 ||
-			    p->va_bits == 48 || p->va_bits == 57);
+			    p->va_bits == 48 || p->va_bits == 57 ||
+			    p->va_bits == 52 || p->va_bits == 31 ||
+			    p->va_bits == 42 || p->va_bits == 53 ||
+			    p->va_bits == 64);
 			ck_assert(p->pte_size == 4 || p->pte_size == 8);
 		}
 		ck_assert_ptr_null(dk_arch_walk(m, "no such walk"));
@@ -189,7 +196,11 @@ START_TEST(test_s390x)
 	ck_assert_uint_eq(a->ops->page_shift, 12);	/* 4 KiB */
 	ck_assert_ptr_null(a->minidump);
 	ck_assert_ptr_nonnull(a->no_elfcore);
-	ck_assert_uint_eq(a->ops->nwalks, 0);
+	/* DAT from each of the four root tables; PTE P and IEP. */
+	ck_assert_uint_eq(a->ops->nwalks, 4);
+	ck_assert_uint_eq(a->ops->prot(0x12345000, 0), PW | PX);
+	ck_assert_uint_eq(a->ops->prot(0x12345000 | 0x200, 0), PX);
+	ck_assert_uint_eq(a->ops->prot(0x12345000 | 0x100, 0), PW);
 	ck_assert_ptr_eq(dk_arch_family_endian("s390x", DK_BE), a);
 	ck_assert_ptr_null(dk_arch_family_endian("s390x", DK_LE));
 

@@ -20,8 +20,11 @@
  *    5-level with a phys_base, aarch64 4 KiB (39 and 48 VA bits), 16
  *    KiB (47), 64 KiB (48, 52-bit output addresses, a 52-bit kernel on
  *    48-bit TTBR1), riscv64 Sv39 (from VA_BITS and from PAGE_OFFSET),
- *    Sv48, Sv57; what is not translated (s390x, FEAT_LPA2, missing
- *    keys) is DK_EUNSUP naming it.
+ *    Sv48, Sv57, s390x DAT from region-third and region-second roots
+ *    (the identity map and Linux 6.10's KERNELOFFPHYS), powerpc64
+ *    radix trees of 64 and 4 KiB pages and the hash MMU's linear map;
+ *    what is not translated (FEAT_LPA2, the hash MMU's vmalloc space,
+ *    missing keys) is DK_EUNSUP naming it.
  *  - "log": the three log layouts written here (fuzz/linux_ring.h): the
  *    lockless ring with wrapped blocks, 62-bit ids that wrap, every
  *    descriptor state, newlines, escapes; struct printk_log records
@@ -563,6 +566,167 @@ START_TEST(test_walk_riscv)
 }
 END_TEST
 
+/* The 8-byte big-endian entry idx of the table at pa. */
+static void
+ent_be(struct hm *m, uint64_t pa, unsigned idx, uint64_t v)
+{
+	ck_assert_uint_lt(pa + 8 * idx + 8, (uint64_t)m->n * m->psz + 1);
+	enc_be64(m->mem + pa + 8 * idx, v);
+}
+
+/* Fill the n big-endian entries of the table at pa with v. */
+static void
+fill_be(struct hm *m, uint64_t pa, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++)
+		ent_be(m, pa, i, v);
+}
+
+/*
+ * s390x DAT (z/Architecture Principles of Operation, chapter 3; LSB-0
+ * bit values): region and segment table entries with I 0x20, TT in
+ * 0x0c (1 region-third, 2 region-second), TF in 0xc0 and TL in 0x03,
+ * FC 0x400 (a 1 MiB or 2 GiB frame); page table entries with I 0x400.
+ * Empty slots hold invalid entries, as Linux leaves them.
+ *  - 3 levels, the root a region-third table at 0x4000 (16 KiB), the
+ *    identity map of Linux before 6.10 (swapper_pg_dir's VA is its PA):
+ *    R3[0] -> segment table 0x8000; S[0] -> the page table at 0x10800
+ *    (2 KiB aligned, not 4), whose [7] is the page 0x12345000; S[5] a
+ *    1 MiB frame at 0x12300000; R3[1] a 2 GiB frame at 0x180000000;
+ *    R3[2] -> the segment table 0xc000 with TF 1 (its first quarter
+ *    absent), whose [512] is a 1 MiB frame at 0x7700000; R3[3] has the
+ *    region-second type.
+ *  - 4 levels, the root a region-second table found after three empty
+ *    entries, at KERNELOFFPHYS + (swapper_pg_dir - KERNELOFFSET) (Linux
+ *    6.10's __pa of the image): R2[3] -> R3 0x8000, whose [5] is a 2 GiB
+ *    frame at 0x80000000.
+ */
+START_TEST(test_walk_s390x)
+{
+	struct dk_dump *d;
+	struct hm m;
+
+	hm_new(&m, 20, 4096);
+	fill_be(&m, 0x4000, 2048, 0x24);
+	fill_be(&m, 0x8000, 2048, 0x20);
+	fill_be(&m, 0xc000, 2048, 0x20);
+	fill_be(&m, 0x10800, 256, 0x400);
+	ent_be(&m, 0x4000, 0, 0x8000 | 0x4 | 0x3);
+	ent_be(&m, 0x4000, 1, 0x180000000ull | 0x400 | 0x4 | 0x3);
+	ent_be(&m, 0x4000, 2, 0xc000 | 0x40 | 0x4 | 0x3);
+	ent_be(&m, 0x4000, 3, 0x8000 | 0x8 | 0x3);
+	ent_be(&m, 0x8000, 0, 0x10800);
+	ent_be(&m, 0x8000, 5, 0x12300000 | 0x400 | 0x3);
+	ent_be(&m, 0x10800, 7, 0x12345000 | 0x3d);
+	ent_be(&m, 0xc000, 512, 0x7700000 | 0x400 | 0x3);
+	d = hm_open(&m, "s390x", "PAGESIZE=4096\nSYMBOL(swapper_pg_dir)=4000\n");
+	kv_ok(d, 0x7123, 0x12345123);
+	kv_ok(d, 5 << 20 | 0x6789a, 0x1236789a);
+	kv_ok(d, 1ull << 31 | 0x12345678, 0x192345678ull);
+	kv_ok(d, 2ull << 31 | 512 << 20 | 0xabcde, 0x77abcde);
+	kv_fails(d, 2ull << 31 | 0x1000, DK_ENOTMAPPED, "region-third table "
+	    "entry 0xc047 at pa 0x4010: the next table's quarter 0 is outside "
+	    "TF 1..TL 3");
+	kv_fails(d, 3ull << 31, DK_ENOTMAPPED, "has table type 2, expected 1");
+	kv_fails(d, 4ull << 31, DK_ENOTMAPPED, "region-third table entry 0x24 "
+	    "at pa 0x4020: I is set");
+	kv_fails(d, 8 << 12, DK_ENOTMAPPED, "page table entry 0x400 at pa "
+	    "0x10840: I is set");
+	kv_fails(d, 1ull << 42, DK_ENOTMAPPED, "beyond the 42 bits a "
+	    "region-third table at the root translates");
+	dk_close(d);
+	hm_free(&m);
+
+	hm_new(&m, 12, 4096);
+	fill_be(&m, 0x4000, 2048, 0x28);
+	fill_be(&m, 0x8000, 2048, 0x24);
+	ent_be(&m, 0x4000, 3, 0x8000 | 0x8 | 0x3);
+	ent_be(&m, 0x8000, 5, 0x80000000ull | 0x400 | 0x4 | 0x3);
+	d = hm_open(&m, "s390x", "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=3ffe0004000\nKERNELOFFSET=3ffe0000000\n"
+	    "KERNELOFFPHYS=0\nIDENTITYBASE=1000000000\n");
+	kv_ok(d, 3ull << 42 | 5ull << 31 | 0x1234, 0x80001234);
+	kv_fails(d, 1ull << 53, DK_ENOTMAPPED, "beyond the 53 bits");
+	dk_close(d);
+	hm_free(&m);
+}
+END_TEST
+
+/*
+ * powerpc64 Linux radix trees (Power ISA 3.0 Book III, "Radix Tree
+ * Translation"): entries big-endian on ppc64le too, valid 1 << 63, leaf
+ * 1 << 62, a directory's NLB (the next table) and NLS (its index bits)
+ * in bits 59..8 and 4..0, PAGE_KERNEL leaves (0x18e: A D P R W).  The
+ * kernel's quadrant 3 from 0xc000000000000000, the tree over EA bits
+ * 51..0: root (swapper_pg_dir, 2^13 entries) 51..39, then 38..30,
+ * 29..21 and, with 64 KiB pages, 20..16 (5 bits).
+ *  - 64 KiB: root at 0x10000; vmalloc's 0xc008000000000000 is root
+ *    [4096] -> PUD 0x20000; PUD[0] -> PMD 0x21000; PMD[0] -> PTE 0x22000
+ *    (NLS 5), whose [2] is the page 0x730000; PMD[3] a 2 MiB leaf at
+ *    0x40600000; PMD[4] has NLS 3; PUD[1] a 1 GiB leaf at 0x80000000.
+ *  - 4 KiB: the same tree to a PTE table of 512 entries, [5] the page
+ *    0x345000.
+ */
+START_TEST(test_walk_ppc64_radix)
+{
+	const uint64_t V = 1ull << 63, L = 1ull << 62, K = 0x18e;
+	const uint64_t vm = 0xc008000000000000ull;
+	static const char vmci64k[] = "PAGESIZE=65536\n"
+	    "SYMBOL(swapper_pg_dir)=c000000000010000\nNUMBER(RADIX_MMU)=1\n";
+	struct dk_dump *d;
+	struct hm m;
+
+	hm_new(&m, 8, 65536);
+	ent_be(&m, 0x10000, 4096, V | 0x20000 | 9);
+	ent_be(&m, 0x20000, 0, V | 0x21000 | 9);
+	ent_be(&m, 0x20000, 1, V | L | 0x80000000ull | K);
+	ent_be(&m, 0x21000, 0, V | 0x22000 | 5);
+	ent_be(&m, 0x21000, 3, V | L | 0x40600000 | K);
+	ent_be(&m, 0x21000, 4, V | 0x23000 | 3);
+	ent_be(&m, 0x22000, 2, V | L | 0x730000 | K);
+	d = hm_open(&m, "ppc64le", vmci64k);
+	kv_ok(d, vm | 0x21234, 0x731234);
+	kv_ok(d, vm | 3 << 21 | 0x12345, 0x40612345);
+	kv_ok(d, vm | 1 << 30 | 0x1234567, 0x81234567);
+	kv_fails(d, vm | 0x30000, DK_ENOTMAPPED, "radix level 4 entry 0 at pa "
+	    "0x22018: not valid");
+	kv_fails(d, vm | 4 << 21, DK_ENOTMAPPED, "NLS 3 leaves 21 EA bits, "
+	    "expected 5 or more");
+	kv_fails(d, 0xc000000000000000ull, DK_ENOTMAPPED, "radix level 1 "
+	    "entry 0 at pa 0x10000: not valid");
+	kv_fails(d, 0xc010000000000000ull, DK_ENOTMAPPED, "outside quadrant 3");
+	dk_close(d);
+	hm_free(&m);
+
+	hm_new(&m, 40, 4096);
+	ent_be(&m, 0x10000, 4096, V | 0x20000 | 9);
+	ent_be(&m, 0x20000, 0, V | 0x21000 | 9);
+	ent_be(&m, 0x21000, 0, V | 0x22000 | 9);
+	ent_be(&m, 0x22000, 5, V | L | 0x345000 | K);
+	d = hm_open(&m, "ppc64", "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=c000000000010000\nNUMBER(RADIX_MMU)=1\n");
+	kv_ok(d, vm | 5 << 12 | 0xabc, 0x345abc);
+	dk_close(d);
+	hm_free(&m);
+
+	/*
+	 * The hash MMU: the linear map by subtraction, no tables read; the
+	 * rest is not translated, nor where VMCOREINFO does not say which.
+	 */
+	hm_new(&m, 2, 65536);
+	d = hm_open(&m, "ppc64", "PAGESIZE=65536\nNUMBER(RADIX_MMU)=0\n");
+	kv_ok(d, 0xc000000000012345ull, 0x12345);
+	kv_fails(d, vm, DK_EUNSUP, "a kernel on the hash MMU "
+	    "(NUMBER(RADIX_MMU)=0)");
+	dk_close(d);
+	d = hm_open(&m, "ppc64", "PAGESIZE=65536\n");
+	kv_ok(d, 0xc000000000012345ull, 0x12345);
+	kv_fails(d, vm, DK_EUNSUP, "whose VMCOREINFO lacks NUMBER(RADIX_MMU)");
+	dk_close(d);
+	hm_free(&m);
+}
+END_TEST
+
 /* What is not translated is DK_EUNSUP, naming it. */
 START_TEST(test_unsupported)
 {
@@ -571,11 +735,14 @@ START_TEST(test_unsupported)
 	struct hm m;
 	uint64_t pa;
 
-	/* A real s390x dump (QEMU, no VMCOREINFO): the architecture. */
+	/*
+	 * A real s390x dump (QEMU, no VMCOREINFO): what the walk needs.
+	 */
 	ck_assert_msg(dk_open("tests/data/kdump/s390x-fw.kdump-zlib.xz", NULL,
 	    &d, &err) == DK_OK, "%s", err.msg);
 	ck_assert_int_eq(dk_kvtop(d, 0x10000, &pa, &err), DK_EUNSUP);
-	HAS(err.msg, "s390x Linux dumps");
+	HAS(err.msg, "s390x Linux dump without VMCOREINFO, so without "
+	    "SYMBOL(swapper_pg_dir)");
 	dk_close(d);
 	/* aarch64 without kimage_voffset; riscv64 without swapper_pg_dir. */
 	hm_new(&m, 2, 4096);
@@ -586,6 +753,11 @@ START_TEST(test_unsupported)
 	dk_close(d);
 	d = hm_open(&m, "riscv64", "NUMBER(VA_BITS)=39\n");
 	kv_fails(d, ~0ull << 38, DK_EUNSUP, "SYMBOL(swapper_pg_dir)");
+	dk_close(d);
+	/* arm: the architecture. */
+	d = hm_open(&m, "armv7l", "SYMBOL(swapper_pg_dir)=c0004000\n");
+	kv_fails(d, 0xc0008000ull, DK_EUNSUP, "does not translate the kernel "
+	    "addresses of arm Linux dumps");
 	dk_close(d);
 	/* x86_64 without NUMBER(phys_base): the sub header's (0). */
 	d = hm_open(&m, "x86_64", "SYMBOL(init_top_pgt)=ffffffff82a10000\n");
@@ -1228,6 +1400,8 @@ linux_suite(void)
 	tcase_add_test(walks, test_walk_arm64_16k);
 	tcase_add_test(walks, test_walk_arm64_64k);
 	tcase_add_test(walks, test_walk_riscv);
+	tcase_add_test(walks, test_walk_s390x);
+	tcase_add_test(walks, test_walk_ppc64_radix);
 	tcase_add_test(walks, test_unsupported);
 	tcase_add_test(lg, test_log_lockless);
 	tcase_add_test(lg, test_log_printk_log);

@@ -6,8 +6,9 @@
 #  - dumpinfo --dmesg prints the log the documented formula gives
 #    (docs/linux-fixture.md, computed again below in Python), for every
 #    row and layout (x86_64 4- and 5-level, i386 PAE and 2-level,
-#    aarch64 4/16/64 KiB, riscv64 Sv57/48/39, and the rows without page
-#    tables), in the lockless ring
+#    aarch64 4/16/64 KiB, riscv64 Sv57/48/39, s390x 3/4/5-level,
+#    powerpc64 and powerpc64le radix of 64 and 4 KiB pages and hash,
+#    and arm, without page tables), in the lockless ring
 #    and the struct printk_log layout (--variant oldlog); the log's text
 #    is mapped in vmalloc space, so that it is read through the tables;
 #  - makedumpfile --dump-dmesg (x86_64: Debian's is built for it) prints
@@ -17,8 +18,9 @@
 #    fixture pattern (tests/pattern.py) at the direct map's and the
 #    image's addresses; libkdumpfile's own walk (tests/kdumpfile_read
 #    -v) reads the same bytes where it translates the architecture
-#    (x86_64, aarch64; i386 with p_vaddr); an address the tables do not
-#    map is refused;
+#    (x86_64, aarch64, s390x, whose VMCOREINFO it finds through the
+#    lowcore; i386 with p_vaddr; not powerpc64 radix, which 0.5.1 does
+#    not know); an address the tables do not map is refused;
 #  - the same arguments give the same bytes.
 # DK_TEST_SAMPLE=N runs one case in N.  Ends with "N passed, N failed".
 set -u
@@ -69,8 +71,15 @@ riscv64 sv39 4096 0x80000000 0xffffffd800000000 0xffffffff80000000 0x80200000 0x
 i386 pae 4096 0 0xc0000000 0xc1000000 0x1000000 0xfc000000
 i386 nopae 4096 0 0xc0000000 0xc1000000 0x1000000 0xfc000000
 i386 - 4096 0 0xc0000000 - - -
-powerpc64 - 65536 0 0xc000000000000000 - - -
-powerpc64le - 65536 0 0xc000000000000000 - - -
+s390x 3-level 4096 0 0 0x100000 0x100000 0x3d000000000
+s390x 4-level 4096 0 0 0x100000 0x100000 0x1f000000000000
+s390x 5-level 4096 0 0 0x100000 0x100000 0xfff0000000000000
+powerpc64 radix 65536 0 0xc000000000000000 0xc000000000000000 0 0xc008000000000000
+powerpc64 radix-4k 4096 0 0xc000000000000000 0xc000000000000000 0 0xc008000000000000
+powerpc64le radix 65536 0 0xc000000000000000 0xc000000000000000 0 0xc008000000000000
+powerpc64le radix-4k 4096 0 0xc000000000000000 0xc000000000000000 0 0xc008000000000000
+powerpc64 hash 65536 0 0xc000000000000000 - - -
+powerpc64le hash 65536 0 0xc000000000000000 - - -
 arm - 4096 0x40000000 0xc0000000 - - -
 "
 i=0
@@ -112,7 +121,7 @@ while read -r row lay page ram dmap kva kpa vmalloc; do
 			# tables by their direct-map VA, which QEMU's files
 			# do not give it: "Infinite read recursion").
 			kr_walks=
-			case $row-$p in amd64-*|aarch64-*|i386-kernel) kr_walks=1 ;; esac
+			case $row-$p in amd64-*|aarch64-*|i386-kernel|s390x-kernel) kr_walks=1 ;; esac
 			case $kr_walks in 1)
 				[ -x "$KR" ] || continue
 				# Its 8 KiB (two pages of 4 KiB, in reverse
@@ -140,11 +149,19 @@ libkdumpfile: ${b:0:200}" ;;
 				[ "$got" = "$want" ] &&
 				    ok "$d $p: $where $va reads the pattern at pa $(printf '%#x' $((pa + o)))" ||
 				    no "$d $p: $where $va" "want $want got $got $(cat "$T/rerr")"
-				case $row in amd64|aarch64)
+				# libkdumpfile refuses QEMU's s390x file (its
+				# .shstrtab header swapped): it reads the
+				# --to elf file made of it.
+				kf=$f kn=
+				[ $row = s390x ] && kf=$T/clean.vmcore kn=" of its --to elf file"
+				case $row in amd64|aarch64|s390x)
 					[ -x "$KR" ] || continue
-					got=$("$KR" -p $seed -v $va:32 "$f" 2>&1)
+					[ $row = s390x ] && [ $where = dmap ] &&
+					    { "$BIN/dumpconv" -q -f --to elf "$f" -o "$kf" 2>"$T/err" ||
+					    no "$d $p: dumpconv --to elf" "$(cat "$T/err")"; }
+					got=$("$KR" -p $seed -v $va:32 "$kf" 2>&1)
 					[ "$got" = "$want" ] &&
-					    ok "$d $p: libkdumpfile's walk reads the same at $va" ||
+					    ok "$d $p: libkdumpfile's walk reads the same at $va$kn" ||
 					    no "$d $p: libkdumpfile at $va" "want $want got $got" ;;
 				esac
 			done
@@ -177,28 +194,49 @@ rm -f "$f"
 
 # dumpconv --to kdump of the kernel's vmcore: a kdump file has no
 # p_vaddr, so every kernel address, the log's included, goes through the
-# tables; dumpinfo and makedumpfile print the log from it.
-"$BIN/dumpgen" -q -f --format vmcore --arch amd64 --variant 5-level --mem 64M \
-    --seed 11 -o "$T/k.vmcore"
-python3 "$HERE/fixture_log.py" 11 > "$T/want"
-if "$BIN/dumpconv" -q --to kdump "$T/k.vmcore" -o "$T/k.kdump" 2>"$T/err"; then
+# tables; dumpinfo prints the log from it, and makedumpfile (built for
+# x86_64 here) too.
+for rl in "amd64 5-level" "s390x 4-level" "powerpc64le radix" "powerpc64 radix-4k"; do
+	set -- $rl
+	"$BIN/dumpgen" -q -f --format vmcore --arch $1 --variant $2 --mem 64M \
+	    --seed 11 -o "$T/k.vmcore"
+	python3 "$HERE/fixture_log.py" 11 > "$T/want"
+	if ! "$BIN/dumpconv" -q --to kdump "$T/k.vmcore" -o "$T/k.kdump" 2>"$T/err"; then
+		no "dumpconv --to kdump of the $rl vmcore" "$(cat "$T/err")"
+		continue
+	fi
 	"$BIN/dumpinfo" --dmesg "$T/k.kdump" > "$T/ours" 2>&1
-	cmp -s "$T/ours" "$T/want" && ok "its kdump file: dumpinfo --dmesg is the seed's log" ||
-	    no "its kdump file: dumpinfo --dmesg" "$(diff "$T/want" "$T/ours" | head)"
-	rm -f "$T/mdf"
-	makedumpfile --dump-dmesg "$T/k.kdump" "$T/mdf" > "$T/mdf.log" 2>&1
-	cmp -s "$T/mdf" "$T/want" && ok "its kdump file: makedumpfile --dump-dmesg prints the same" ||
-	    no "its kdump file: makedumpfile --dump-dmesg" "$(cat "$T/mdf.log")"
-else
-	no "dumpconv --to kdump of the 5-level vmcore" "$(cat "$T/err")"
-fi
+	cmp -s "$T/ours" "$T/want" && ok "$rl, its kdump file: dumpinfo --dmesg is the seed's log" ||
+	    no "$rl, its kdump file: dumpinfo --dmesg" "$(diff "$T/want" "$T/ours" | head)"
+	if [ $1 = amd64 ]; then
+		rm -f "$T/mdf"
+		makedumpfile --dump-dmesg "$T/k.kdump" "$T/mdf" > "$T/mdf.log" 2>&1
+		cmp -s "$T/mdf" "$T/want" && ok "$rl, its kdump file: makedumpfile --dump-dmesg prints the same" ||
+		    no "$rl, its kdump file: makedumpfile --dump-dmesg" "$(cat "$T/mdf.log")"
+	fi
+	rm -f "$T/k.kdump" "$T/k.vmcore"
+done
 
-# s390x: its kernel addresses are not translated (no page tables here,
-# no walk in dumpkit); the log is there, the reader says why it stops.
-"$BIN/dumpgen" -q -f --format vmcore --arch s390x --mem 64M -o "$T/s.vmcore"
-expect_exit "s390x: dumpinfo --dmesg names what it does not translate" \
-    2 "does not translate the kernel addresses of s390x" \
-    "$BIN/dumpinfo" --dmesg "$T/s.vmcore"
+# powerpc64 on the hash MMU (NUMBER(RADIX_MMU)=0, no tables): QEMU's
+# file has no p_vaddr, so the log and the image are read through the
+# linear map's rule (pa = va - 0xc000000000000000); vmalloc space, which
+# the hashed page table maps, is refused, naming why.
+for row in powerpc64 powerpc64le; do
+	f=$T/hash-$row.vmcore
+	"$BIN/dumpgen" -q -f --format vmcore --arch $row --producer qemu-7.2-vmcoreinfo \
+	    --variant hash --mem 64M --seed 13 -o "$f"
+	python3 "$HERE/fixture_log.py" 13 > "$T/want"
+	"$BIN/dumpinfo" --dmesg "$f" > "$T/ours" 2>"$T/err"
+	cmp -s "$T/ours" "$T/want" && ok "$row hash qemu: dumpinfo --dmesg through the linear map" ||
+	    no "$row hash qemu: dumpinfo --dmesg" "$(diff "$T/want" "$T/ours" | head; cat "$T/err")"
+	read -r o want <<<"$(pick 13 0 $((0x300000)) 65536 32)"
+	va=$(printf '0x%x' $((0xc000000000000000 + o)))
+	got=$(hexat "$f" $va 32)
+	[ "$got" = "$want" ] && ok "$row hash qemu: $va reads the pattern at pa $(printf '%#x' $o)" ||
+	    no "$row hash qemu: $va" "want $want got $got $(cat "$T/rerr")"
+	expect_exit "$row hash qemu: vmalloc space is refused, naming the hash MMU" \
+	    1 "a kernel on the hash MMU" "$BIN/dumpinfo" --raw --read-va 0xc008000000000000:16 "$f"
+done
 
 # A damaged struct printk_log record (its length made 8, shorter than
 # its own header, at every copy of it in the file): the records before
