@@ -716,27 +716,33 @@ in_subhdr(uint64_t off, uint64_t size, uint64_t block, uint64_t sub_end,
 
 /*
  * The sub header's layout, from the candidates ls (the likeliest
- * first): the first whose VMCOREINFO and notes offsets point inside the
+ * first): of those whose VMCOREINFO and notes offsets point inside the
  * sub header's blocks, past the sub header, where makedumpfile and QEMU
- * put them (the eraseinfo goes at the end of the file).  This tells the
+ * put them (the eraseinfo goes at the end of the file), the one that
+ * finds the most of the two, the likeliest of equals.  This tells the
  * i386 layout (QEMU's for every 32-bit guest) from the one of 8-aligned
  * 64-bit integers (arm, mips and powerpc makedumpfile), as libkdumpfile
  * does, and a 32-bit build with a 64-bit time_t (Debian's armhf since
- * 2025), whose header has the 64-bit layout, from a 64-bit build.
- * Before version 3 nothing tells them apart: the first is taken.
+ * 2025), whose header has the 64-bit layout, from a 64-bit build; and a
+ * 64-bit writer's file of a 32-bit machine (dumpconv --to kdump of an
+ * arm dump) from the i386 layout, in which the 64-bit VMCOREINFO pair
+ * reads as the notes' and the VMCOREINFO pair as absent.  Before
+ * version 3 nothing tells them apart: the first is taken.
  */
 static const struct dk_layout *
 choose_sub(const uint8_t *b, unsigned v, enum dk_endian e, uint64_t block,
     uint64_t subblocks, const struct dk_layout *const *ls, size_t n)
 {
 	uint64_t lim = (1 + subblocks) * block;
+	const struct dk_layout *best = ls[0];
+	int best_found = -1;
 
 	if (v < 3)
 		return ls[0];
 	for (size_t i = 0; i < n; i++) {
 		struct dk_hdr h;
 		uint64_t end = dk_layout_size(ls[i], v);
-		int some;
+		int found;
 
 		dk_layout_decode(ls[i], v, b, e, &h);
 		if (!in_subhdr(h.v[KD_F_OFFSET_VMCOREINFO],
@@ -746,12 +752,14 @@ choose_sub(const uint8_t *b, unsigned v, enum dk_endian e, uint64_t block,
 		    h.v[KD_F_SIZE_NOTE], block, end, lim))
 			continue;
 		/* Another than the likeliest needs something to show. */
-		some = h.v[KD_F_SIZE_VMCOREINFO] != 0 || (v >= 4 &&
+		found = (h.v[KD_F_SIZE_VMCOREINFO] != 0) + (v >= 4 &&
 		    h.v[KD_F_SIZE_NOTE] != 0);
-		if (i == 0 || some)
-			return ls[i];
+		if ((i == 0 || found > 0) && found > best_found) {
+			best = ls[i];
+			best_found = found;
+		}
 	}
-	return ls[0];
+	return best;
 }
 
 /*
@@ -849,7 +857,12 @@ open_part(struct dk_dump *d, struct kd_part *p, const uint8_t *hb,
 	bb = h.v[KD_F_BITMAP_BLOCKS];
 	memset(&s, 0, sizeof(s));
 	if (!k->diskdump && k->version >= 1) {
+		/* The largest of the layouts it may have: choose_sub's. */
 		ssize = dk_layout_size(k->sl, k->version);
+		for (size_t i = 0; p == &k->part[k->first] && i < k->nsubs;
+		    i++)
+			if (dk_layout_size(k->subs[i], k->version) > ssize)
+				ssize = dk_layout_size(k->subs[i], k->version);
 		if ((st = kd_read(p, sb, ssize, k->block, "kdump sub header",
 		    err)) != DK_OK)
 			return st;

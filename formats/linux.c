@@ -46,6 +46,7 @@
  *    entries, as libkdumpfile reads it: the first valid one says.
  *  - powerpc64: the linear map by subtraction, the rest through the
  *    radix tree where the kernel ran the radix MMU (mmu_ppc64).
+ *  - arm: short descriptors from swapper_pg_dir (mmu_arm).
  *
  * Any other architecture, or a dump whose VMCOREINFO lacks what its
  * walk needs, is DK_EUNSUP naming the architecture and the key.
@@ -70,6 +71,7 @@
 
 #define	LX_START_KERNEL_MAP	0xffffffff80000000ull	/* x86_64 */
 #define	LX_I386_PAGE_OFFSET	0xc0000000ull	/* i386, VMSPLIT_3G */
+#define	LX_ARM_PAGE_OFFSET	0xc0000000ull	/* arm, VMSPLIT_3G */
 #define	LX_PPC64_KERNELBASE	0xc000000000000000ull	/* PAGE_OFFSET */
 #define	LX_PPC64_LINEAR_END	0xc008000000000000ull	/* VMALLOC_START */
 #define	LX_NOKEY		UINT64_MAX
@@ -426,6 +428,42 @@ mmu_ppc64(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
 	    (intmax_t)radix);
 }
 
+/*
+ * arm (32-bit): swapper_pg_dir, the 16 KiB first-level table of short
+ * descriptors, in the direct map at PAGE_OFFSET 0xc0000000 (VMSPLIT_3G,
+ * which VMCOREINFO does not say; makedumpfile and crash assume it too),
+ * which maps PHYS_OFFSET, the start of RAM: the lowest physical address
+ * the dump has (makedumpfile's phys_base of arm).  A kernel built with
+ * CONFIG_ARM_LPAE=y (VMCOREINFO_CONFIG(ARM_LPAE)) has long descriptors:
+ * not translated.
+ */
+static enum dk_status
+mmu_arm(struct dk_dump *d, uint64_t va, struct lx_mmu *m,
+    struct dk_err *err)
+{
+	const char *lpae = vmci_str(d, "CONFIG_ARM_LPAE");
+	uint64_t pgd, phys;
+
+	if (lpae != NULL && strcmp(lpae, "y") == 0)
+		return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address "
+		    "%#jx: an arm kernel with CONFIG_ARM_LPAE=y, whose long "
+		    "descriptors dumpkit does not walk", d->src.name,
+		    (uintmax_t)va);
+	if (vmci_num(d, "SYMBOL(swapper_pg_dir)", &pgd) != 0)
+		return need_key(d, va, "SYMBOL(swapper_pg_dir)", "where the "
+		    "page tables are", err);
+	if (pgd < LX_ARM_PAGE_OFFSET || pgd > UINT32_MAX || d->navail == 0)
+		return dk_err_set(err, DK_ECORRUPT, "%s: VMCOREINFO "
+		    "SYMBOL(swapper_pg_dir)=%jx is not in arm's direct map "
+		    "from %#jx%s", d->src.name, (uintmax_t)pgd,
+		    (uintmax_t)LX_ARM_PAGE_OFFSET, d->navail == 0 ?
+		    " (the dump has no physical memory)" : "");
+	phys = d->avail[0].start;
+	m->w = *dk_arch_walk(&dk_arch_arm, "arm short descriptor");
+	m->root = pgd - LX_ARM_PAGE_OFFSET + phys;
+	return DK_OK;
+}
+
 /* Which architectures' kernels are translated, and how. */
 static const struct {
 	const struct dk_arch_ops *m;
@@ -438,6 +476,7 @@ static const struct {
 	{ &dk_arch_i386, mmu_i386 },
 	{ &dk_arch_s390x, mmu_s390x },
 	{ &dk_arch_powerpc64, mmu_ppc64 },
+	{ &dk_arch_arm, mmu_arm },
 };
 
 enum dk_status
@@ -471,7 +510,7 @@ dk_linux_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	return dk_err_set(err, DK_EUNSUP, "%s: kernel virtual address %#jx: "
 	    "dumpkit does not translate the kernel addresses of %s Linux "
 	    "dumps (it walks the page tables of x86_64, i386, aarch64, "
-	    "riscv64, s390x and powerpc64 radix kernels); physical addresses read", d->src.name,
+	    "arm, riscv64, s390x and powerpc64 radix kernels); physical addresses read", d->src.name,
 	    (uintmax_t)va, d->arch != NULL ? d->arch->name :
 	    "this architecture's");
 }

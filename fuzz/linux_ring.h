@@ -248,7 +248,8 @@ lr_vmcoreinfo(char *b, size_t cap, enum lr_layout l)
 /*
  * The kdump-compressed file of the n pages of psz bytes at mem, the
  * utsname machine given, into f (LR_FILE_SIZE(n, psz) bytes; n at most
- * psz / 24); big-endian for s390x and ppc64, else little-endian.
+ * psz / 24); big-endian for s390x, ppc64 and mips64, else
+ * little-endian.
  */
 static inline void
 lr_kdump_of(const uint8_t *mem, unsigned n, uint32_t psz,
@@ -256,7 +257,7 @@ lr_kdump_of(const uint8_t *mem, unsigned n, uint32_t psz,
 {
 	/* The header in the machine's byte order, as makedumpfile's. */
 	int be = strcmp(machine, "s390x") == 0 || strcmp(machine, "ppc64") ==
-	    0;
+	    0 || strcmp(machine, "mips64") == 0;
 
 	memset(f, 0, LR_FILE_SIZE(n, psz));
 	memcpy(f, "KDUMP   ", 8);

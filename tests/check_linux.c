@@ -22,7 +22,8 @@
  *    48-bit TTBR1), riscv64 Sv39 (from VA_BITS and from PAGE_OFFSET),
  *    Sv48, Sv57, s390x DAT from region-third and region-second roots
  *    (the identity map and Linux 6.10's KERNELOFFPHYS), powerpc64
- *    radix trees of 64 and 4 KiB pages and the hash MMU's linear map;
+ *    radix trees of 64 and 4 KiB pages and the hash MMU's linear map,
+ *    arm short descriptors from PHYS_OFFSET;
  *    what is not translated (FEAT_LPA2, the hash MMU's vmalloc space,
  *    missing keys) is DK_EUNSUP naming it.
  *  - "log": the three log layouts written here (fuzz/linux_ring.h): the
@@ -727,6 +728,36 @@ START_TEST(test_walk_ppc64_radix)
 }
 END_TEST
 
+/*
+ * arm short descriptors (Arm ARM B3.5, little-endian 4-byte entries):
+ * swapper_pg_dir at 0xc0004000 in the direct map of PAGE_OFFSET
+ * 0xc0000000 over PHYS_OFFSET, the lowest PA the dump has (0 here): the
+ * L1 table at 0x4000.  L1[0xc00] a 1 MiB section at 0 (0x40e: AP 01, C,
+ * B); L1[0xf00] a coarse table at 0x8400 (1 KiB aligned, 0x11), whose
+ * [3] is the small page 0x5000 (0x1e).
+ */
+START_TEST(test_walk_arm)
+{
+	struct dk_dump *d;
+	struct hm m;
+
+	hm_new(&m, 10, 4096);
+	lr_le(m.mem + 0x4000 + 4 * 0xc00, 4, 0x00000000 | 0x40e);
+	lr_le(m.mem + 0x4000 + 4 * 0xf00, 4, 0x8400 | 0x11);
+	lr_le(m.mem + 0x8400 + 4 * 3, 4, 0x5000 | 0x1e);
+	d = hm_open(&m, "armv7l", "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=c0004000\n");
+	kv_ok(d, 0xc0012345ull, 0x12345);
+	kv_ok(d, 0xf0003abcull, 0x5abc);
+	kv_fails(d, 0xf0004000ull, DK_ENOTMAPPED, "L2 entry 0 at pa 0x8410 is "
+	    "invalid");
+	kv_fails(d, 0xe0000000ull, DK_ENOTMAPPED, "not mapped (L1 entry 0 at "
+	    "pa 0x7800 has type 0)");
+	dk_close(d);
+	hm_free(&m);
+}
+END_TEST
+
 /* What is not translated is DK_EUNSUP, naming it. */
 START_TEST(test_unsupported)
 {
@@ -754,10 +785,15 @@ START_TEST(test_unsupported)
 	d = hm_open(&m, "riscv64", "NUMBER(VA_BITS)=39\n");
 	kv_fails(d, ~0ull << 38, DK_EUNSUP, "SYMBOL(swapper_pg_dir)");
 	dk_close(d);
-	/* arm: the architecture. */
-	d = hm_open(&m, "armv7l", "SYMBOL(swapper_pg_dir)=c0004000\n");
+	/* An arm kernel with long descriptors; mips64: the architecture. */
+	d = hm_open(&m, "armv7l", "SYMBOL(swapper_pg_dir)=c0004000\n"
+	    "CONFIG_ARM_LPAE=y\n");
+	kv_fails(d, 0xc0008000ull, DK_EUNSUP, "an arm kernel with "
+	    "CONFIG_ARM_LPAE=y");
+	dk_close(d);
+	d = hm_open(&m, "mips64", "SYMBOL(swapper_pg_dir)=c0004000\n");
 	kv_fails(d, 0xc0008000ull, DK_EUNSUP, "does not translate the kernel "
-	    "addresses of arm Linux dumps");
+	    "addresses of mips64 Linux dumps");
 	dk_close(d);
 	/* x86_64 without NUMBER(phys_base): the sub header's (0). */
 	d = hm_open(&m, "x86_64", "SYMBOL(init_top_pgt)=ffffffff82a10000\n");
@@ -1402,6 +1438,7 @@ linux_suite(void)
 	tcase_add_test(walks, test_walk_riscv);
 	tcase_add_test(walks, test_walk_s390x);
 	tcase_add_test(walks, test_walk_ppc64_radix);
+	tcase_add_test(walks, test_walk_arm);
 	tcase_add_test(walks, test_unsupported);
 	tcase_add_test(lg, test_log_lockless);
 	tcase_add_test(lg, test_log_printk_log);

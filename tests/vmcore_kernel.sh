@@ -7,8 +7,8 @@
 #    (docs/linux-fixture.md, computed again below in Python), for every
 #    row and layout (x86_64 4- and 5-level, i386 PAE and 2-level,
 #    aarch64 4/16/64 KiB, riscv64 Sv57/48/39, s390x 3/4/5-level,
-#    powerpc64 and powerpc64le radix of 64 and 4 KiB pages and hash,
-#    and arm, without page tables), in the lockless ring
+#    powerpc64 and powerpc64le radix of 64 and 4 KiB pages and hash
+#    (no tables), arm short descriptors), in the lockless ring
 #    and the struct printk_log layout (--variant oldlog); the log's text
 #    is mapped in vmalloc space, so that it is read through the tables;
 #  - makedumpfile --dump-dmesg (x86_64: Debian's is built for it) prints
@@ -80,7 +80,7 @@ powerpc64le radix 65536 0 0xc000000000000000 0xc000000000000000 0 0xc00800000000
 powerpc64le radix-4k 4096 0 0xc000000000000000 0xc000000000000000 0 0xc008000000000000
 powerpc64 hash 65536 0 0xc000000000000000 - - -
 powerpc64le hash 65536 0 0xc000000000000000 - - -
-arm - 4096 0x40000000 0xc0000000 - - -
+arm short 4096 0x40000000 0xc0000000 0xc0008000 0x40008000 0xf0000000
 "
 i=0
 while read -r row lay page ram dmap kva kpa vmalloc; do
@@ -195,8 +195,9 @@ rm -f "$f"
 # dumpconv --to kdump of the kernel's vmcore: a kdump file has no
 # p_vaddr, so every kernel address, the log's included, goes through the
 # tables; dumpinfo prints the log from it, and makedumpfile (built for
-# x86_64 here) too.
-for rl in "amd64 5-level" "s390x 4-level" "powerpc64le radix" "powerpc64 radix-4k"; do
+# x86_64 here) too.  arm's file is a 64-bit writer's of a 32-bit
+# machine: its sub header is told from the i386 layout by what it finds.
+for rl in "amd64 5-level" "s390x 4-level" "powerpc64le radix" "powerpc64 radix-4k" "arm short"; do
 	set -- $rl
 	"$BIN/dumpgen" -q -f --format vmcore --arch $1 --variant $2 --mem 64M \
 	    --seed 11 -o "$T/k.vmcore"
