@@ -7,7 +7,8 @@
  * header's phys_base as a fallback) and physical memory (dk_read_pa).
  * VMCOREINFO's spelling (the kernel's vmcoreinfo_append_str and the
  * VMCOREINFO_* macros): SYMBOL(name)=%lx and KERNELOFFSET=%lx are hex
- * without 0x; NUMBER(name)=%ld is signed decimal, but the arch values
+ * without 0x, as are s390x's KERNELOFFPHYS and IDENTITYBASE (6.10);
+ * NUMBER(name)=%ld is signed decimal, but the arch values
  * the kernel writes with its own format (NUMBER(kimage_voffset)=0x...,
  * NUMBER(PAGE_OFFSET)=0x...) carry 0x; OFFSET, SIZE and LENGTH are
  * decimal.
@@ -92,17 +93,24 @@ vmci_str(const struct dk_dump *d, const char *key)
 }
 
 /*
- * The number VMCOREINFO gives key: SYMBOL() and KERNELOFFSET in hex,
- * the rest decimal (signed) unless written 0x.  0 found, -1 absent or
+ * The number VMCOREINFO gives key: SYMBOL(), KERNELOFFSET and s390x's
+ * KERNELOFFPHYS and IDENTITYBASE in hex, the rest decimal (signed)
+ * unless written 0x.  0 found, -1 absent or
  * not a number.
  */
 static int
 vmci_num(const struct dk_dump *d, const char *key, uint64_t *v)
 {
+	/* The keys the kernel writes with %lx, but SYMBOL()'s. */
+	static const char *const hexkeys[] = { "KERNELOFFSET",
+	    "KERNELOFFPHYS", "IDENTITYBASE" };
 	const char *s = vmci_str(d, key), *p;
 	char *end;
-	int hex = strncmp(key, "SYMBOL(", 7) == 0 ||
-	    strcmp(key, "KERNELOFFSET") == 0;
+	int hex = strncmp(key, "SYMBOL(", 7) == 0;
+
+	for (size_t i = 0; i < DK_ARRAY_LEN(hexkeys); i++)
+		if (strcmp(key, hexkeys[i]) == 0)
+			hex = 1;
 
 	if (s == NULL || *s == '\0')
 		return -1;

@@ -599,8 +599,8 @@ fill_be(struct hm *m, uint64_t pa, unsigned n, uint64_t v)
  *    region-second type.
  *  - 4 levels, the root a region-second table found after three empty
  *    entries, at KERNELOFFPHYS + (swapper_pg_dir - KERNELOFFSET) (Linux
- *    6.10's __pa of the image): R2[3] -> R3 0x8000, whose [5] is a 2 GiB
- *    frame at 0x80000000.
+ *    6.10's __pa of the image, the keys in hex: 0x3000 + 0x1000): R2[3]
+ *    -> R3 0x8000, whose [5] is a 2 GiB frame at 0x80000000.
  */
 START_TEST(test_walk_s390x)
 {
@@ -644,8 +644,8 @@ START_TEST(test_walk_s390x)
 	ent_be(&m, 0x4000, 3, 0x8000 | 0x8 | 0x3);
 	ent_be(&m, 0x8000, 5, 0x80000000ull | 0x400 | 0x4 | 0x3);
 	d = hm_open(&m, "s390x", "PAGESIZE=4096\n"
-	    "SYMBOL(swapper_pg_dir)=3ffe0004000\nKERNELOFFSET=3ffe0000000\n"
-	    "KERNELOFFPHYS=0\nIDENTITYBASE=1000000000\n");
+	    "SYMBOL(swapper_pg_dir)=3ffe0001000\nKERNELOFFSET=3ffe0000000\n"
+	    "KERNELOFFPHYS=3000\nIDENTITYBASE=1000000000\n");
 	kv_ok(d, 3ull << 42 | 5ull << 31 | 0x1234, 0x80001234);
 	kv_fails(d, 1ull << 53, DK_ENOTMAPPED, "beyond the 53 bits");
 	dk_close(d);
