@@ -106,24 +106,27 @@ static enum dk_status
 amd64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
     struct dk_err *err)
 {
-	uint64_t kb = d->hdr.v[DK_H_KERNBASE], e, pt;
+	uint64_t kb = d->hdr.v[DK_H_KERNBASE], e, pt, idx;
+	unsigned shift = d->info.version == 1 ? AMD64_PAGE_SHIFT :
+	    AMD64_PDRSHIFT;
 	enum dk_status st;
 
 	if (va < kb)
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (below kernbase %#jx, outside the direct map)",
 		    (uintmax_t)va, (uintmax_t)kb);
-	if (d->info.version == 1) {
-		st = dk_md_pmap_entry(d, (va - kb) >> AMD64_PAGE_SHIFT, &e,
-		    err);
-	} else
-		st = dk_md_pmap_entry(d, (va - kb) >> AMD64_PDRSHIFT, &e, err);
-	if (st != DK_OK)
+	idx = (va - kb) >> shift;
+	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
 	if (!(e & AMD64_PG_V)) {
-		/* An invalid PDE leaves its whole 2 MiB unmapped. */
-		if (d->info.version != 1)
+		/*
+		 * An invalid PDE leaves its whole 2 MiB unmapped; a run of
+		 * zero entries (PTEs or PDEs) all they map.
+		 */
+		if (e == 0)
+			dk_md_pmap_zero(d, va, idx, shift);
+		else if (d->info.version != 1)
 			d->unmapped_to = (va | ((1ull << AMD64_PDRSHIFT) - 1)) +
 			    1;
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
@@ -184,6 +187,10 @@ amd64_pt_visit(struct dk_dump *d, const struct dk_pt_visitor *v)
 
 		if (dk_md_pmap_entry(d, i, &pde, &e) != DK_OK)
 			break;
+		if (pde == 0) {		/* a run of them: on to the next */
+			i = dk_md_pmap_nonzero(d, i + 1) - 1;
+			continue;
+		}
 		if (!(pde & AMD64_PG_V))
 			continue;
 		if (pde & AMD64_PG_PS) {
@@ -428,8 +435,8 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		if ((st = dk_read_pa_u64(d, at, &e, err)) != DK_OK) {
 			/* A table the dump lacks: the entry above's block. */
 			if (i > 0 && (st == DK_ENOTDUMPED || st == DK_ETRUNC))
-				d->unmapped_to = (va | ((1ull <<
-				    lv[i - 1].shift) - 1)) + 1;
+				d->unmapped_to = dk_block_end(va, (1ull <<
+				    lv[i - 1].shift) - 1);
 			return dk_err_prefix(err, "virtual address %#jx: %s",
 			    (uintmax_t)va, lv[i].name);
 		}
@@ -437,7 +444,8 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 		    lv[i].name, (uintmax_t)at, (uintmax_t)e);
 		/* An invalid entry leaves its whole block unmapped. */
 		if (!(e & AMD64_PG_V) && i + 1 < DK_ARRAY_LEN(lv))
-			d->unmapped_to = (va | ((1ull << lv[i].shift) - 1)) + 1;
+			d->unmapped_to = dk_block_end(va, (1ull <<
+			    lv[i].shift) - 1);
 		if (!(e & AMD64_PG_V))
 			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address "
 			    "%#jx: not mapped (%s %#jx at pa %#jx has no PG_V)",
@@ -447,7 +455,7 @@ amd64_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 			uint64_t mask = (1ull << lv[i].shift) - 1;
 
 			*pa = (e & lv[i].ps_frame) | (va & mask);
-			d->mapped_to = (va | mask) + 1;
+			d->mapped_to = dk_block_end(va, mask);
 			break;
 		}
 		if (i + 1 == DK_ARRAY_LEN(lv))

@@ -194,6 +194,8 @@ arm_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
+	if (e == 0)		/* a fault entry, and maybe more after it */
+		dk_md_pmap_zero(d, va, idx, ARM_PAGE_SHIFT);
 	t = (unsigned)e & ARM_L2_TYPE_MASK;
 	if (t == ARM_L2_TYPE_INV)
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "

@@ -212,6 +212,8 @@ arm64_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
+	if (e == 0)		/* invalid, and maybe more after it */
+		dk_md_pmap_zero(d, va, idx, d->page_shift);
 	if ((e & ARM64_ATTR_DESCR_MASK) != ARM64_L3_PAGE)
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L3 descriptor %#jx is not a page, bits 1:0 = "

@@ -150,6 +150,8 @@ i386_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
+	if (e == 0)		/* invalid, and maybe more after it */
+		dk_md_pmap_zero(d, va, idx, I386_PAGE_SHIFT);
 	if (!(e & I386_PG_V))
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (%sPTE %#jx has no PG_V)", (uintmax_t)va,

@@ -426,6 +426,8 @@ mips_translate(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
+	if (e == 0)		/* invalid, and maybe more after it */
+		dk_md_pmap_zero(d, va, idx, MIPS_PAGE_SHIFT);
 	if (!(e & MIPS_PTE_V))
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (PTE %#jx has no PTE_V)", (uintmax_t)va,

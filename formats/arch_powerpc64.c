@@ -773,7 +773,10 @@ ppc64_radix_kvtop(struct dk_dump *d, const char *where, uint64_t a,
 			 * kernel-map walk (kmap.c), which would otherwise
 			 * probe each of its pages.
 			 */
-			d->unmapped_to = (a | (size - 1)) + 1;
+			if (lv == 0 && e == 0)	/* and the zero ones after */
+				dk_md_pmap_zero(d, a, idx, shifts[0]);
+			else
+				d->unmapped_to = (a | (size - 1)) + 1;
 			return dk_err_miss(d, err, DK_ENOTMAPPED, "%s: not mapped "
 			    "(radix level %u entry %ju is %#jx, not valid)",
 			    where, lv + 1, (uintmax_t)idx, (uintmax_t)e);
@@ -838,7 +841,7 @@ ppc64_radix_walk(struct dk_dump *d, const struct dk_pt_walk *w,
 		DK_TRACE(d, "va %#jx: radix level %u entry at pa %#jx = %#jx",
 		    (uintmax_t)va, lv, (uintmax_t)at, (uintmax_t)e);
 		if (!(e & PPC64_RPTE_VALID)) {
-			d->unmapped_to = (va | ((1ull << left) - 1)) + 1;
+			d->unmapped_to = dk_block_end(va, (1ull << left) - 1);
 			return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual "
 			    "address %#jx: not mapped (radix level %u entry "
 			    "%#jx at pa %#jx: not valid)", (uintmax_t)va, lv,
@@ -849,7 +852,7 @@ ppc64_radix_walk(struct dk_dump *d, const struct dk_pt_walk *w,
 
 			*pa = (e & PPC64_RPTE_RPN & ~(size - 1)) |
 			    (va & (size - 1));
-			d->mapped_to = (va | (size - 1)) + 1;
+			d->mapped_to = dk_block_end(va, size - 1);
 			if (prot != NULL)
 				*prot = ppc64_radix_prot(e);
 			return DK_OK;

@@ -198,6 +198,8 @@ riscv_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, unsigned *prot,
 	if ((st = dk_md_pmap_entry(d, idx, &e, err)) != DK_OK)
 		return dk_err_prefix(err, "virtual address %#jx",
 		    (uintmax_t)va);
+	if (e == 0)		/* invalid, and maybe more after it */
+		dk_md_pmap_zero(d, va, idx, RISCV_PAGE_SHIFT);
 	if ((e & RISCV_PTE_V) == 0)
 		return dk_err_miss(d, err, DK_ENOTMAPPED, "virtual address %#jx: "
 		    "not mapped (L3 PTE 0x%016jx is not valid: V, bit 0, is "

@@ -119,7 +119,7 @@ s390x_walk(struct dk_dump *d, const struct dk_pt_walk *w, uint64_t root,
 			*pa = (e & ~mask) | (va & mask);
 			if (prot != NULL)
 				*prot = s390x_prot(e, 0);
-			d->mapped_to = (va | mask) + 1;
+			d->mapped_to = dk_block_end(va, mask);
 			return DK_OK;
 		}
 		if (depth >= 2) {

@@ -773,6 +773,91 @@ elfc_pa_offset(struct dk_dump *d, uint64_t pa, uint64_t *offp,
 	return seg_offset(d, s, pa, "physical", offp, err);
 }
 
+/*
+ * The first page at or after the page-aligned pa that a physical
+ * PT_LOAD stores (within its p_filesz and the file), or UINT64_MAX.
+ */
+static uint64_t
+elfc_pa_next(struct dk_dump *d, uint64_t pa)
+{
+	struct dk_elfcore *c = elfc(d);
+	uint64_t mask = (1ull << ELFC_PAGE_SHIFT) - 1;
+
+	size_t lo = 0, hi = c->nphys;
+
+	/* The first segment whose stored bytes end above pa. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct elfc_seg *s = &c->phys[mid];
+
+		if (s->addr + s->filesz <= pa)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->nphys; lo++) {
+		const struct elfc_seg *s = &c->phys[lo];
+		uint64_t p = pa > s->addr ? pa : (s->addr + mask) & ~mask;
+		uint64_t pos, off;
+
+		if (p < s->addr || p - s->addr >= s->filesz)
+			continue;
+		pos = s->off + (p - s->addr);
+		if (c->dropped && pos >= c->data &&
+		    ext_off(c, pos) == DK_OFF_ZERO) {
+			/* The next page of the extent that was kept. */
+			uint64_t i = (pos - c->data) >> ELFC_PAGE_SHIFT;
+			uint64_t b = dk_bitmap_next(&c->keep, i, 1);
+
+			if (b >= c->keep.nbits || ((b - i) << ELFC_PAGE_SHIFT) >=
+			    s->filesz - (p - s->addr))
+				continue;
+			p += (b - i) << ELFC_PAGE_SHIFT;
+			pos += (b - i) << ELFC_PAGE_SHIFT;
+		}
+		if ((off = ext_off(c, pos)) == DK_OFF_ZERO ||
+		    off >= d->src.size)
+			continue;
+		return p;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * The bytes from the page-aligned pa on that pa's segment stores at
+ * consecutive offsets of the file (at most max): to p_filesz and the
+ * file's end, and in a --drop-zero file to the next page left out.
+ */
+static uint64_t
+elfc_pa_span(struct dk_dump *d, uint64_t pa, uint64_t max)
+{
+	struct dk_elfcore *c = elfc(d);
+	const struct elfc_seg *s = find_seg(c->phys, c->nphys, pa);
+	uint64_t n, pos, off;
+
+	if (s == NULL || pa - s->addr >= s->filesz)
+		return 0;
+	n = s->filesz - (pa - s->addr);
+	pos = s->off + (pa - s->addr);
+	if (c->dropped) {
+		uint64_t x = pos - c->data, i = x >> ELFC_PAGE_SHIFT, e;
+
+		if (pos < c->data || x >= c->ext_size ||
+		    !dk_bitmap_test(&c->keep, i))
+			return 0;
+		e = (dk_bitmap_next(&c->keep, i, 0) << ELFC_PAGE_SHIFT) - x;
+		if (e < n)
+			n = e;
+		if (c->ext_size - x < n)
+			n = c->ext_size - x;
+	}
+	if ((off = ext_off(c, pos)) >= d->src.size)
+		return 0;
+	if (d->src.size - off < n)
+		n = d->src.size - off;
+	return n < max ? n : max;
+}
+
 static enum dk_status
 elfc_va_offset(struct dk_dump *d, uint64_t va, uint64_t *offp,
     struct dk_err *err)
@@ -1090,6 +1175,8 @@ const struct dk_format_ops dk_fmt_elf = {
 	.open		= elfc_open,
 	.close		= elfc_close,
 	.pa_offset	= elfc_pa_offset,
+	.pa_next	= elfc_pa_next,
+	.pa_span	= elfc_pa_span,
 	.kvtop		= elfc_kvtop,
 	.run_next	= elfc_run_next,
 	.va_offset	= elfc_va_offset,

@@ -651,6 +651,38 @@ md_pa_next(struct dk_dump *d, uint64_t pa)
 	    m->avail_bit[lo])) << d->page_shift;
 }
 
+/*
+ * The stored pages from the page-aligned pa on, in bytes (at most max):
+ * the set bits from pa's up to the next clear one, within pa's range
+ * (the next range's bits are not its pages) and the pages the file
+ * holds.  Their ranks are consecutive, so are their offsets.
+ */
+static uint64_t
+md_pa_span(struct dk_dump *d, uint64_t pa, uint64_t max)
+{
+	struct dk_md *m = dk_md(d);
+	size_t r = find_range(d, pa);
+	uint64_t bit, end, rank, n;
+
+	if (r == d->navail)
+		return 0;
+	bit = m->avail_bit[r] + (pa >> d->page_shift) -
+	    (d->avail[r].start >> d->page_shift);
+	if (!dk_bitmap_test(&m->bm, bit) ||
+	    (rank = dk_bitmap_rank(&m->bm, bit)) >= d->info.npages_present)
+		return 0;
+	max >>= d->page_shift;
+	end = m->avail_bit[r + 1];
+	if (end - bit > max)
+		end = bit + max;
+	if (end - bit > d->info.npages_present - rank)
+		end = bit + (d->info.npages_present - rank);
+	n = dk_bitmap_next(&m->bm, bit, 0);
+	if (n > end)
+		n = end;
+	return (n - bit) << d->page_shift;
+}
+
 enum dk_status
 dk_md_kvtop(struct dk_dump *d, uint64_t va, uint64_t *pa, struct dk_err *err)
 {
@@ -675,12 +707,52 @@ dk_md_kvtop_prot(struct dk_dump *d, uint64_t va, uint64_t *pa,
 	return dk_md(d)->fam->kvtop(d, va, pa, prot, err);
 }
 
+/*
+ * Hold the aligned block of the pmap area that holds the entry at file
+ * offset off (what of it the file holds) in m->pmc.
+ */
+static enum dk_status
+pmc_fill(struct dk_dump *d, uint64_t off, struct dk_err *err)
+{
+	struct dk_md *m = dk_md(d);
+	uint64_t start = off - (off - m->off_pmap) % sizeof(m->pmc);
+	uint64_t end = m->off_pmap + m->pmap_nent * m->pte_size;
+	size_t n;
+	enum dk_status st;
+
+	if (off >= m->pmc_off && off + m->pte_size <= m->pmc_off + m->pmc_len)
+		return DK_OK;
+	if (end > d->src.size)
+		end = d->src.size;
+	n = end - start < sizeof(m->pmc) ? (size_t)(end - start) :
+	    sizeof(m->pmc);
+	m->pmc_off = UINT64_MAX;
+	if ((st = dk_src_pread(&d->src, m->pmc, n, start, "pmap entry",
+	    err)) != DK_OK)
+		return st;
+	m->pmc_off = start;
+	m->pmc_len = n;
+	return DK_OK;
+}
+
+/* Entries of the pmap area the file holds whole. */
+static uint64_t
+pmap_held(const struct dk_dump *d)
+{
+	const struct dk_md *m = dk_md(d);
+	uint64_t n;
+
+	if (m->off_pmap >= d->src.size)
+		return 0;
+	n = (d->src.size - m->off_pmap) / m->pte_size;
+	return n < m->pmap_nent ? n : m->pmap_nent;
+}
+
 enum dk_status
 dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
     struct dk_err *err)
 {
 	struct dk_md *m = dk_md(d);
-	uint8_t b[8];
 	uint64_t off;
 	enum dk_status st;
 
@@ -689,7 +761,7 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 		    "the %ju entries of the page-table area", (uintmax_t)idx,
 		    (uintmax_t)m->pmap_nent);
 	off = m->off_pmap + idx * m->pte_size;
-	if (off > d->src.size || d->src.size - off < m->pte_size) {
+	if (idx >= pmap_held(d)) {
 		/*
 		 * Past the end of a cut file.  Every family's entries are in
 		 * VA order (a PTE per page, amd64's PDE per 2 MiB), so the
@@ -701,33 +773,55 @@ dk_md_pmap_entry(struct dk_dump *d, uint64_t idx, uint64_t *v,
 		    "%#jx", (uintmax_t)idx, m->pte_size, (uintmax_t)off,
 		    (uintmax_t)d->src.size);
 	}
-	if (off < m->pmc_off || off + m->pte_size > m->pmc_off + m->pmc_len) {
-		/*
-		 * Fill the cache with the aligned block holding the entry
-		 * (what of it the file holds).
-		 */
-		uint64_t start = off - (off - m->off_pmap) % sizeof(m->pmc);
-		uint64_t end = m->off_pmap + m->pmap_nent * m->pte_size;
-		size_t n;
-
-		if (end > d->src.size)
-			end = d->src.size;
-		n = end - start < sizeof(m->pmc) ? (size_t)(end - start) :
-		    sizeof(m->pmc);
-
-		m->pmc_off = UINT64_MAX;
-		st = dk_src_pread(&d->src, m->pmc, n, start, "pmap entry",
-		    err);
-		if (st != DK_OK)
-			return st;
-		m->pmc_off = start;
-		m->pmc_len = n;
-	}
-	memcpy(b, m->pmc + (off - m->pmc_off), m->pte_size);
-	*v = dec_uint(b, m->pte_size, d->arch->endian);
+	if ((st = pmc_fill(d, off, err)) != DK_OK)
+		return st;
+	*v = dec_uint(m->pmc + (off - m->pmc_off), m->pte_size,
+	    d->arch->endian);
 	DK_TRACE(d, "pmap[%ju] @%#jx = %#jx", (uintmax_t)idx, (uintmax_t)off,
 	    (uintmax_t)*v);
 	return DK_OK;
+}
+
+void
+dk_md_pmap_zero(struct dk_dump *d, uint64_t va, uint64_t idx,
+    unsigned shift)
+{
+	uint64_t base = va & ~((1ull << shift) - 1);
+	uint64_t n = dk_md_pmap_nonzero(d, idx + 1) - idx;
+
+	/* n >= 1; past the top of the address space is its end. */
+	d->unmapped_to = n > (UINT64_MAX - base) >> shift ? UINT64_MAX :
+	    base + (n << shift);
+}
+
+uint64_t
+dk_md_pmap_nonzero(struct dk_dump *d, uint64_t idx)
+{
+	struct dk_md *m = dk_md(d);
+	uint64_t held = pmap_held(d);
+	struct dk_err e;
+
+	while (idx < held) {
+		uint64_t off = m->off_pmap + idx * m->pte_size, k, n;
+		const uint8_t *p;
+
+		dk_err_clear(&e);
+		if (pmc_fill(d, off, &e) != DK_OK)
+			return idx;	/* the read's error is the entry's */
+		k = (off - m->pmc_off) / m->pte_size;
+		n = m->pmc_len / m->pte_size;
+		if (n - k > held - idx)
+			n = k + (held - idx);
+		p = m->pmc + k * m->pte_size;
+		if (dk_all_zero(p, (size_t)((n - k) * m->pte_size))) {
+			idx += n - k;
+			continue;
+		}
+		for (; k < n; k++, idx++, p += m->pte_size)
+			if (!dk_all_zero(p, m->pte_size))
+				return idx;
+	}
+	return idx;
 }
 
 /*
@@ -1095,6 +1189,7 @@ const struct dk_format_ops dk_fmt_minidump = {
 	.pa_offset	= dk_md_pa_offset,
 	.kvtop		= dk_md_kvtop,
 	.pa_next	= md_pa_next,
+	.pa_span	= md_pa_span,
 	.run_next	= dk_md_run_next,
 	.kmap_next	= md_kmap_next,
 	.read_log	= md_read_log,

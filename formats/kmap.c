@@ -13,7 +13,8 @@
  * entry, the rest of a page-table area cut short) it says so in
  * d->unmapped_to and the walk jumps over it; where a large leaf maps
  * pages the file lacks (d->mapped_to), the format's pa_next gives the
- * next stored one.  Page-table pages are read whole, once, through a
+ * next stored one, and the pages of a large leaf the file stores one
+ * after another (pa_span) join a run in one step, not a probe each.  Page-table pages are read whole, once, through a
  * cache (dk_read_pt), and the pmap area a block at a time.  A page whose
  * entry dumpkit cannot translate (DK_EUNSUP: an ARMv4 1 KiB tiny page)
  * ends a run like an unmapped one: one such entry is a hole in the
@@ -87,6 +88,28 @@ page_at(struct dk_dump *d, struct dk_kmap_iter *it, dk_kvtop_prot_fn tr,
 	return ok && *off != DK_OFF_ZERO;
 }
 
+/*
+ * After page_at found va stored at pa: the bytes of the rest of its
+ * large leaf (d->mapped_to) that the file stores right after pa's, up
+ * to end, in whole pages; the walk adds them to the run without a probe
+ * each, as probing them would have (one entry: one protection, the
+ * physical pages consecutive).  0 without a leaf or without pa_span.
+ */
+static uint64_t
+leaf_rest(struct dk_dump *d, uint64_t va, uint64_t pa, uint64_t end)
+{
+	uint64_t ps = d->page_size, to = d->mapped_to, n;
+
+	if (d->fmt->pa_span == NULL || to <= va || to - va <= ps)
+		return 0;
+	if (to > end)
+		to = end;
+	if (to <= va || (pa & (ps - 1)) != 0)
+		return 0;
+	n = d->fmt->pa_span(d, pa, to - va) & ~(ps - 1);
+	return n > ps ? n - ps : 0;
+}
+
 int
 dk_kmap_next(struct dk_dump *d, struct dk_kmap_iter *it,
     struct dk_kmap_run *run, struct dk_err *err)
@@ -123,10 +146,12 @@ dk_kmap_walk(struct dk_dump *d, struct dk_kmap_iter *it,
 		/*
 		 * An entry the translation does not decode (an ARMv4 1 KiB
 		 * tiny page, a V4 fine table: DK_EUNSUP) is a hole in the
-		 * runs, as an unmapped page is; dumpcheck reports it.
+		 * runs, as an unmapped page is; dumpcheck reports it.  So is
+		 * a page dumped as zeros and left out (DK_OK, no offset).
 		 */
-		if (err->code != DK_ENOTMAPPED && err->code != DK_ENOTDUMPED &&
-		    err->code != DK_ETRUNC && err->code != DK_EUNSUP) {
+		if (err->code != DK_OK && err->code != DK_ENOTMAPPED &&
+		    err->code != DK_ENOTDUMPED && err->code != DK_ETRUNC &&
+		    err->code != DK_EUNSUP) {
 			it->done = 1;
 			return 0;
 		}
@@ -139,17 +164,19 @@ dk_kmap_walk(struct dk_dump *d, struct dk_kmap_iter *it,
 	run->pa = pa;
 	run->offset = off;
 	run->prot = prot;
-	run->len = ps;
+	run->len = ps + leaf_rest(d, it->va, pa, end);
 	/* Extend while the next page continues the run. */
-	for (it->va += ps; it->va < end && it->va != 0; it->va += ps) {
-		uint64_t npa, noff;
+	for (it->va += run->len; it->va < end && it->va != 0; ) {
+		uint64_t npa, noff, more;
 		unsigned nprot;
 
 		if (!page_at(d, it, tr, it->va, &npa, &noff, &nprot, err) ||
 		    npa != run->pa + run->len ||
 		    noff != run->offset + run->len || nprot != run->prot)
 			break;
-		run->len += ps;
+		more = ps + leaf_rest(d, it->va, npa, end);
+		run->len += more;
+		it->va += more;
 	}
 	if (it->va == 0)
 		it->done = 1;	/* wrapped past the top of the address space */

@@ -871,6 +871,13 @@ struct dk_format_ops {
 	 */
 	uint64_t	(*pa_next)(struct dk_dump *, uint64_t pa);
 	/*
+	 * Optional: how many bytes from the page-aligned pa (at most max,
+	 * whole pages) the file stores at consecutive offsets, pa's and on;
+	 * 0 if pa is not so stored.  The kernel-map walk takes a large
+	 * leaf's stored pages in one step with it.  NULL: page by page.
+	 */
+	uint64_t	(*pa_span)(struct dk_dump *, uint64_t pa, uint64_t max);
+	/*
 	 * Optional, the page-read path: fill page (page_size bytes) with
 	 * the dumped page at the page-aligned pa, for formats that store
 	 * pages in a form with no file offset (compressed page by page);
@@ -1026,6 +1033,17 @@ struct dk_md {
 	size_t			 pmc_len;
 };
 
+/*
+ * The end of the naturally aligned block of mask + 1 bytes holding va,
+ * for unmapped_to and mapped_to: UINT64_MAX for the last block of the
+ * address space, whose end does not fit (0 would say "not known").
+ */
+static inline uint64_t
+dk_block_end(uint64_t va, uint64_t mask)
+{
+	return (va | mask) == UINT64_MAX ? UINT64_MAX : (va | mask) + 1;
+}
+
 /* The minidump state of d (a minidump's d->priv). */
 static inline struct dk_md *
 dk_md(const struct dk_dump *d)
@@ -1108,6 +1126,19 @@ enum dk_status	dk_md_pmap_read(struct dk_dump *, uint64_t off, void *,
 /* Read entry idx of the pmap area (pte_size bytes, dump byte order). */
 enum dk_status	dk_md_pmap_entry(struct dk_dump *, uint64_t idx, uint64_t *,
 		    struct dk_err *);
+/*
+ * The first entry at or after idx of the pmap area that is not all zero
+ * bytes, or the count the file holds whole: a walk of a family whose
+ * zero entry is invalid crosses a run of them in one step.
+ */
+uint64_t	dk_md_pmap_nonzero(struct dk_dump *, uint64_t idx);
+/*
+ * Entry idx of the pmap area, mapping the 2^shift bytes at va, is all
+ * zero, and zero is invalid in the family: set d->unmapped_to past it
+ * and the zero entries after it.
+ */
+void		dk_md_pmap_zero(struct dk_dump *, uint64_t va, uint64_t idx,
+		    unsigned shift);
 /*
  * Read len bytes at pa inside one page of a page-table page: the page is
  * read whole into d->ptc, so a walk reads each table page once, not each

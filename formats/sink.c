@@ -221,8 +221,9 @@ copy_extent(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 
 /*
  * Copy from a one-pass stream (decompress.c): the bytes as they are
- * decoded, without a copy; whole zero blocks (of the stream's offsets,
- * as the spool's holes were) become holes.  The copy starts the
+ * decoded, without a copy; in a file, whole zero blocks (of the
+ * stream's offsets, as the spool's holes were) become holes.  The copy
+ * starts the
  * sequential pass: what was decoded before it stays kept.
  */
 static enum dk_status
@@ -240,6 +241,16 @@ copy_stream(struct dk_sink *s, const struct dk_src *src, uint64_t off,
 			return st;
 		if (n == 0)		/* spooled: read it as a file */
 			return copy_slow(s, src, off, len, err);
+		/*
+		 * A pipe or a compressor takes the zeros as bytes: the
+		 * stretch goes as it was decoded, with no scan and no copy.
+		 */
+		if (!s->seekable) {
+			st = dk_sink_write(s, p, n, err);
+			off += n;
+			len -= n;
+			continue;
+		}
 		for (size_t i = 0; st == DK_OK && i < n; ) {
 			size_t k = DK_ZBLOCK - (size_t)((off + i) % DK_ZBLOCK);
 			size_t j = i;
