@@ -1093,12 +1093,18 @@ walk_flat(struct dk_ck *c, struct pmstat *ps)
 	for (uint64_t i = 0; i < m->pmap_nent; i++) {
 		uint64_t va = kb + (i << d->page_shift), pa;
 		uint64_t off = m->off_pmap + i * m->pte_size;
-		enum dk_status st = m->fam->kvtop(d, va, &pa, NULL, &e);
+		enum dk_status st;
 
+		d->unmapped_to = 0;
+		st = m->fam->kvtop(d, va, &pa, NULL, &e);
 		if (st == DK_OK)
 			classify(c, ps, pa, off, va, 0);
 		else if (st == DK_EUNSUP)
 			untranslated(ps, off, &e);
+		else if (d->unmapped_to > va + d->page_size &&
+		    d->unmapped_to - kb <= (m->pmap_nent << d->page_shift))
+			/* a run of zero entries: on after it */
+			i = ((d->unmapped_to - kb) >> d->page_shift) - 1;
 	}
 }
 

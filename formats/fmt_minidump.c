@@ -732,6 +732,7 @@ pmc_fill(struct dk_dump *d, uint64_t off, struct dk_err *err)
 		return st;
 	m->pmc_off = start;
 	m->pmc_len = n;
+	m->pmc_reads++;
 	return DK_OK;
 }
 
@@ -798,9 +799,11 @@ uint64_t
 dk_md_pmap_nonzero(struct dk_dump *d, uint64_t idx)
 {
 	struct dk_md *m = dk_md(d);
-	uint64_t held = pmap_held(d);
+	uint64_t held = pmap_held(d), from = idx;
 	struct dk_err e;
 
+	if (m->zr_valid && idx >= m->zr_from && idx <= m->zr_to)
+		return m->zr_to;
 	while (idx < held) {
 		uint64_t off = m->off_pmap + idx * m->pte_size, k, n;
 		const uint8_t *p;
@@ -819,8 +822,12 @@ dk_md_pmap_nonzero(struct dk_dump *d, uint64_t idx)
 		}
 		for (; k < n; k++, idx++, p += m->pte_size)
 			if (!dk_all_zero(p, m->pte_size))
-				return idx;
+				goto found;
 	}
+found:
+	m->zr_from = from;
+	m->zr_to = idx;
+	m->zr_valid = 1;
 	return idx;
 }
 

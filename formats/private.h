@@ -1031,6 +1031,14 @@ struct dk_md {
 	uint8_t			 pmc[4096];
 	uint64_t		 pmc_off;	/* file offset; UINT64_MAX: none */
 	size_t			 pmc_len;
+	uint64_t		 pmc_reads;	/* blocks read into it */
+	/*
+	 * The last zero run dk_md_pmap_nonzero() crossed: entries [zr_from,
+	 * zr_to) are zero and zr_to is its answer from any idx in [zr_from,
+	 * zr_to], so a walk entry by entry scans each run once.
+	 */
+	uint64_t		 zr_from, zr_to;
+	int			 zr_valid;
 };
 
 /*
