@@ -173,6 +173,23 @@ START_TEST(test_dumpcheck_clean)
 }
 END_TEST
 
+/*
+ * The compressed-stream kinds damage the stream, not the dump: the
+ * decoder's finding is the same on every row of an architecture, so the
+ * matrix runs them on its last row (its newest version) only.  Each
+ * compresses the whole file: on every row they took half the matrix's
+ * time, in zlib and liblzma.
+ */
+static int
+stream_kind_skipped(const struct fx_corruption *k, size_t vi)
+{
+	struct fx_variant v, next;
+
+	return strncmp(k->codes, "compress.", 9) == 0 &&
+	    fx_variant_at(vi, &v) && fx_variant_at(vi + 1, &next) &&
+	    strcmp(v.arch, next.arch) == 0;
+}
+
 /* Iteration i: variant, kind and format. */
 START_TEST(test_dumpcheck_matrix)
 {
@@ -190,6 +207,8 @@ START_TEST(test_dumpcheck_matrix)
 	char path[512];
 	enum dk_status st;
 
+	if (stream_kind_skipped(k, vi))
+		return;
 	build(vi, &f);
 	if (fx_corruption_na(k, &f, portable) != NULL) {
 		fx_free(&f);
@@ -235,15 +254,19 @@ END_TEST
 /* How many combinations the matrix runs, and how many do not apply. */
 START_TEST(test_dumpcheck_census)
 {
-	size_t nv = nvariants(), nk = nkinds(), yes = 0, no = 0;
+	size_t nv = nvariants(), nk = nkinds(), yes = 0, no = 0, skip = 0;
 	struct fx_dump f;
 
 	for (size_t v = 0; v < nv; v++) {
 		build(v, &f);
 		for (size_t k = 0; k < nk; k++)
 			for (int p = 0; p < 2; p++) {
-				if (fx_corruption_na(fx_corruption_at(k,
-				    FX_NATIVE | FX_PORTABLE), &f, p) == NULL)
+				const struct fx_corruption *c =
+				    fx_corruption_at(k, FX_NATIVE | FX_PORTABLE);
+
+				if (stream_kind_skipped(c, v))
+					skip++;
+				else if (fx_corruption_na(c, &f, p) == NULL)
 					yes++;
 				else
 					no++;
@@ -251,7 +274,9 @@ START_TEST(test_dumpcheck_census)
 		fx_free(&f);
 	}
 	printf("dumpcheck matrix: %zu variants x %zu kinds x 2 formats: %zu "
-	    "combinations checked, %zu not applicable\n", nv, nk, yes, no);
+	    "combinations checked, %zu not applicable, %zu compressed-stream "
+	    "combinations left to the last row of each architecture\n", nv,
+	    nk, yes, no, skip);
 	ck_assert_uint_gt(yes, nv * 2 * 16);
 }
 END_TEST
