@@ -248,7 +248,7 @@ unmap(struct map *m)
 	m->p = NULL;
 }
 
-/* The next offset at or after off where f has data (SEEK_DATA), or len. */
+/* lseek(fd, off, whence) for SEEK_DATA or SEEK_HOLE, clamped to len. */
 static size_t
 next_data(int fd, size_t off, size_t len, int whence)
 {
