@@ -21,13 +21,8 @@
 #     warm, alternating, each timed $BENCH_REPEAT times (dumpconv also
 #     fsyncs its output; a line gives cp followed by `sync FILE` too);
 #     best, median, ratio dumpconv/cp; then the way back (--to native).
-#  5b. Conversion next to cp at every fragmentation: a dump of
-#     $BENCH_CONV_DUMPED (1G) dumped of $BENCH_CONV_MEM (2G), and
-#     --alternate dumps of $BENCH_RUN_MEMS (256M 8G: 32,768 and 1,048,576
-#     one-page runs, their pages stored); each converted by dumpconv and
-#     copied by cp --sparse=never and --sparse=always, alone and followed
-#     by `sync FILE` (dumpconv's output is durable, cp's is not), the
-#     five alternating $BENCH_REPEAT times, page cache warm.
+#  5b. Conversion next to cp at every fragmentation, and the way back
+#     from --drop-zero: bench/convcp.sh (`make bench` runs it after this).
 #  6. Runs: dumps of --mem 2G, 4G and 8G with --alternate (every other
 #     page dumped: a quarter, half and one million runs) converted, next
 #     to a dump of about as many dumped pages in a few contiguous runs;
@@ -35,13 +30,7 @@
 #     --sparse: the pages are holes, so the times are the per-run cost
 #     (program headers, extent lookups), not the copying.
 #
-#  7. Compressed dumps: the dump of 1.'s sizes, regenerated, compressed
-#     by `gzip -6 -n` and `zstd -3` (the kernel's and the tools' default
-#     levels); dumpconv of each to the portable ELF minidump (one
-#     decompression pass into a sparse temporary file in TMPDIR, set to
-#     the scratch directory, then the conversion) next to `gzip -dc` and
-#     `zstd -dc` of the same file to /dev/null, and next to dumpconv of
-#     the uncompressed dump; best of $BENCH_REPEAT, page cache warm.
+#  7. Compressed inputs next to their decoders: bench/compressed.sh.
 #  9. Kernel-map walks (bench/kmapwalk: the library's probe counter and
 #     page-table cache, no output written): the 1 TiB dump of 4., and for
 #     each family (amd64 v3, i386, aarch64, arm, mips64, riscv64,
@@ -51,7 +40,6 @@
 #     overwritten with random bytes: translations asked, table pages
 #     read, time, time per translation, and dumpconv's time on the same
 #     file (DK_ELIMIT: the walk gave up, as before issue 17).
-#  7b. xz next to gzip and zstd (xz -dc, level 6).
 #
 #  8. bench/vmcore.sh: dumpconv --to elf (a Linux ELF vmcore) of a
 #     generated 4 GiB vmcore and of real kdump and kernel vmcore files
@@ -65,10 +53,9 @@
 #
 # Environment: DUMPGEN, DUMPINFO, READALL, DUMPCONV, MAXRSS, KMAPWALK (the
 # programs; without KMAPWALK the walks' counters are not printed),
-# BENCH_REPEAT, BENCH_DUMPED, BENCH_MEM, BENCH_FULL_MEM, BENCH_CONV_DUMPED,
-# BENCH_CONV_MEM, BENCH_RUN_MEMS, BENCH_HUGE, BENCH_DIR (scratch parent;
-# default $TMPDIR, else $BENCH_B/bench), BENCH_CONV_DIR (where 5. and 5b.
-# convert, if not there), BENCH_TRASH_MAX.  No removal is timed, and the
+# BENCH_REPEAT, BENCH_DUMPED, BENCH_MEM, BENCH_HUGE, BENCH_DIR (scratch
+# parent; default $TMPDIR, else $BENCH_B/bench), BENCH_CONV_DIR (where 5.
+# converts, if not there), BENCH_TRASH_MAX.  No removal is timed, and the
 # costly ones (fsynced files) are not waited for: see bench/scratch.sh.
 set -eu
 
@@ -82,11 +69,7 @@ MAXRSS=${MAXRSS:-$B/bench/maxrss}
 REPEAT=${BENCH_REPEAT:-3}
 DUMPED=${BENCH_DUMPED:-8G}
 MEM=${BENCH_MEM:-10G}
-BENCH_FULL_MEM=${BENCH_FULL_MEM:-2G}
 
-CONV_DUMPED=${BENCH_CONV_DUMPED:-1G}
-CONV_MEM=${BENCH_CONV_MEM:-2G}
-RUN_MEMS=${BENCH_RUN_MEMS:-256M 8G}
 HUGE=${BENCH_HUGE:-1T 16T 64T}
 
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -263,61 +246,6 @@ big_bitmap=$(jsection "$json_big" bitmap)
 big_pmap=$(jsection "$json_big" pmap)
 discard "$big"
 
-# --- 5b. dumpconv next to cp at every fragmentation ------------------------
-# convcp LABEL FILE: dumpconv of FILE and four copies by cp, alternating,
-# $REPEAT times each; one line of $dir/convcp.rows.
-convcp() {
-	cc_label=$1 cc_src=$2 cc_out=$cdir/cc.out
-	for t in cpn cpa cpns cpas conv; do
-		: > "$dir/cc-$t.t"
-	done
-	cat "$cc_src" > /dev/null
-	i=0
-	while [ "$i" -lt "$REPEAT" ]; do
-		set -- $(timed cp --sparse=never "$cc_src" "$cc_out")
-		echo "$1" >> "$dir/cc-cpn.t"
-		drop "$cc_out"
-		set -- $(timed cp --sparse=always "$cc_src" "$cc_out")
-		echo "$1" >> "$dir/cc-cpa.t"
-		drop "$cc_out"
-		set -- $(timed sh -c 'cp --sparse=never "$1" "$2" && sync "$2"' \
-		    sh "$cc_src" "$cc_out")
-		echo "$1" >> "$dir/cc-cpns.t"
-		discard "$cc_out"
-		set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' \
-		    sh "$cc_src" "$cc_out")
-		echo "$1" >> "$dir/cc-cpas.t"
-		discard "$cc_out"
-		set -- $(timed "$DUMPCONV" -q "$cc_src" -o "$cc_out")
-		echo "$1" >> "$dir/cc-conv.t"
-		cc_rss=$2
-		i=$((i + 1))
-		[ "$i" -lt "$REPEAT" ] && discard "$cc_out"
-	done
-	cc_alloc=$(( $(stat -c %b "$cc_out") * $(stat -c %B "$cc_out") ))
-	discard "$cc_out"
-	cc_runs=$("$DUMPCONV" --info "$cc_src" | awk '/^segments:/ { print $4 }')
-	line="$cc_label|$(stat -c %s "$cc_src")"
-	line="$line|$(( $(stat -c %b "$cc_src") * $(stat -c %B "$cc_src") ))"
-	line="$line|$cc_runs|$cc_alloc|$cc_rss"
-	for t in cpn cpa cpns cpas conv; do
-		line="$line|$(best < "$dir/cc-$t.t") $(median < "$dir/cc-$t.t")"
-	done
-	echo "$line" >> "$dir/convcp.rows"
-}
-: > "$dir/convcp.rows"
-ccsrc=$cdir/cc.dmp
-"$DUMPGEN" --arch amd64 --version 3 --mem "$CONV_MEM" --dumped "$CONV_DUMPED" \
-    -q -o "$ccsrc"
-convcp "--mem $CONV_MEM --dumped $CONV_DUMPED" "$ccsrc"
-discard "$ccsrc"
-for m in $RUN_MEMS; do
-	"$DUMPGEN" --arch amd64 --version 3 --mem "$m" --alternate -q \
-	    -o "$ccsrc"
-	convcp "--mem $m --alternate" "$ccsrc"
-	discard "$ccsrc"
-done
-
 # --- 6. a million runs, next to a few contiguous ones ----------------------
 : > "$dir/runs.t"
 for m in 2G 4G 8G; do
@@ -457,103 +385,6 @@ for kv in "amd64 3 -" "i386 2 -" "aarch64 3 -" "arm 2 -" "mips64 2 -" \
 	discard "$kf"
 done
 
-# --- 7. compressed dumps: dumpconv next to gzip -dc and zstd -dc ----------
-zsrc=$dir/z.dmp
-"$DUMPGEN" --arch amd64 --version 3 --mem "$MEM" --dumped "$DUMPED" -q \
-    -o "$zsrc"
-z_alloc=$(( $(stat -c %b "$zsrc") * $(stat -c %B "$zsrc") ))
-z_free=$(( $(df -Pk "$dir" | awk 'NR == 2 { print $4 }') * 1024 ))
-: > "$dir/z.rows"
-if [ "$z_free" -gt $(( 5 * z_alloc + (1 << 30) )) ]; then
-	gzip -6 -n -c "$zsrc" > "$zsrc.gz"
-	zstd -3 -q -c "$zsrc" > "$zsrc.zst"
-	xz -6 -T1 -c "$zsrc" > "$zsrc.xz"
-	# zbest CMD...: the best of $REPEAT runs of CMD (stdout discarded)
-	zbest() {
-		: > "$dir/z.t"
-		i=0
-		while [ "$i" -lt "$REPEAT" ]; do
-			r=$(timed sh -c '"$@" > /dev/null' sh "$@")
-			echo "${r%% *}" >> "$dir/z.t"
-			discard "$dir/z.elf"
-			i=$((i + 1))
-		done
-		best < "$dir/z.t"
-	}
-	cat "$zsrc" > /dev/null
-	zplain=$(zbest "$DUMPCONV" -q "$zsrc" -o "$dir/z.elf")
-	for z in gz zst xz; do
-		tool="gzip -dc"
-		[ "$z" = zst ] && tool="zstd -q -dc"
-		[ "$z" = xz ] && tool="xz -dc"
-		cat "$zsrc.$z" > /dev/null
-		tb=$(zbest $tool "$zsrc.$z")
-		cb=$(export TMPDIR="$dir"; zbest "$DUMPCONV" -q "$zsrc.$z" \
-		    -o "$dir/z.elf")
-		echo "$z $(stat -c %s "$zsrc.$z") $tb $cb" >> "$dir/z.rows"
-	done
-	drop "$zsrc.gz" "$zsrc.zst" "$zsrc.xz"
-fi
-z_size=$(stat -c %s "$zsrc")
-discard "$zsrc"
-
-# --- 8. full ELF cores: dumpconv, with and without --drop-zero, next to cp
-fcore=$dir/full.core
-"$DUMPGEN" --format elf --arch amd64 --mem "$BENCH_FULL_MEM" -q -o "$fcore"
-f_size=$(stat -c %s "$fcore")
-f_alloc=$(( $(stat -c %b "$fcore") * $(stat -c %B "$fcore") ))
-cat "$fcore" > /dev/null
-# fbest CMD...: the best of $REPEAT runs of CMD, its output removed.
-fbest() {
-	: > "$dir/f.t"
-	i=0
-	while [ "$i" -lt "$REPEAT" ]; do
-		discard "$dir/f.out"
-		r=$(timed "$@")
-		echo "${r%% *}" >> "$dir/f.t"
-		i=$((i + 1))
-	done
-	best < "$dir/f.t"
-}
-f_cp=$(fbest cp --sparse=always "$fcore" "$dir/f.out")
-f_conv=$(fbest "$DUMPCONV" -q "$fcore" -o "$dir/f.out")
-f_drop=$(fbest "$DUMPCONV" -q --drop-zero "$fcore" -o "$dir/f.out")
-f_dsize=$(stat -c %s "$dir/f.out")
-# The way back, next to cp of the portable file (and cp + sync: the
-# rebuilt core is fsynced), best of $REPEAT each.
-cat "$dir/f.out" > /dev/null
-: > "$dir/fp.t"
-i=0
-while [ "$i" -lt "$REPEAT" ]; do
-	r=$(timed cp --sparse=always "$dir/f.out" "$dir/f.pcp")
-	drop "$dir/f.pcp"
-	echo "${r%% *}" >> "$dir/fp.t"
-	i=$((i + 1))
-done
-f_pcp=$(best < "$dir/fp.t")
-set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
-    "$dir/f.out" "$dir/f.pcp")
-f_pcps=$1
-discard "$dir/f.pcp"
-# The rebuilt core has the original's holes, one extent per run of kept
-# pages: cp of the original core + sync writes the same extents.
-set -- $(timed sh -c 'cp --sparse=always "$1" "$2" && sync "$2"' sh \
-    "$fcore" "$dir/f.pcp")
-f_ccps=$1
-discard "$dir/f.pcp"
-: > "$dir/fb.t"
-i=0
-while [ "$i" -lt "$REPEAT" ]; do
-	discard "$dir/f.back"
-	r=$(timed "$DUMPCONV" -q --to native "$dir/f.out" -o "$dir/f.back")
-	echo "${r%% *}" >> "$dir/fb.t"
-	i=$((i + 1))
-done
-f_back=$(best < "$dir/fb.t")
-f_same=no
-cmp -s "$fcore" "$dir/f.back" && f_same=yes
-discard "$fcore" "$dir/f.out" "$dir/f.back"
-
 # --- the table ------------------------------------------------------------
 echo
 echo "dumpkit benchmarks ($(uname -m), $(nproc) CPUs; best of $REPEAT," \
@@ -645,29 +476,6 @@ row "dumpconv --to native (the way back, once)" "${back_s} s" \
 row "peak RSS, dumpconv" "$(mib $(( conv_rss * 1024 ))) MiB" \
     "bitmap $(mib "$big_bitmap") MiB, pmap $(mib "$big_pmap") MiB"
 echo
-echo "conversion next to cp, $where; page cache warm; dumpconv fsyncs" \
-    "its output, cp does not unless followed by sync"
-while IFS='|' read -r label fsize falloc runs calloc crss cpn cpa cpns cpas conv; do
-	echo "  $label: $(mib "$fsize") MiB, $(mib "$falloc") MiB allocated," \
-	    "$runs runs"
-	for t in "cp --sparse=never|$cpn" "cp --sparse=always|$cpa" \
-	    "cp --sparse=never + sync FILE|$cpns" \
-	    "cp --sparse=always + sync FILE|$cpas"; do
-		set -- ${t#*|}
-		row "  ${t%%|*} (baseline)" "$1 s" "[$2 s]"
-	done
-	set -- $conv
-	c=$1
-	n="[$2 s] peak RSS $(mib $(( crss * 1024 ))) MiB, output"
-	row "  dumpconv FILE -o OUT" "$1 s" "$n $(mib "$calloc") MiB allocated"
-	set -- $cpn; r1=$(ratio "$c" "$1")
-	set -- $cpa; r2=$(ratio "$c" "$1")
-	set -- $cpns; r3=$(ratio "$c" "$1")
-	set -- $cpas; r4=$(ratio "$c" "$1")
-	n="goal: at most 1.1; $r3 of never + sync, $r2 of always, $r1 of never"
-	row "  dumpconv/(cp --sparse=always + sync)" "$r4" "$n (best times)"
-done < "$dir/convcp.rows"
-echo
 echo "runs: --alternate dumps (every other page; --sparse, so the time is per run)"
 while read -r m nruns npg t rss bm pm; do
 	row "--mem $m: $nruns runs, $npg pages" "${t} s" \
@@ -680,36 +488,6 @@ row "marginal cost of a run (8G against 2G)" "$(awk '
 row "contiguous: $c_runs runs, $c_pages pages" "${c_best} s" \
     "peak RSS $(mib $(( c_rss * 1024 ))) MiB; the 8G alternating dump ($alt_pages pages) takes $(ratio "$(awk 'END { print $4 }' "$dir/runs.t")" "$c_best")x as long"
 echo
-echo "compressed dumps: --mem $MEM --dumped $DUMPED ($(mib "$z_size") MiB," \
-    "$(mib "$z_alloc") MiB allocated), page cache warm, TMPDIR $dir"
-if [ -s "$dir/z.rows" ]; then
-	row "dumpconv of the uncompressed dump" "${zplain} s"
-	while read -r z zsize tb cb; do
-		ztool="gzip -dc"
-		[ "$z" = zst ] && ztool="zstd -dc"
-		[ "$z" = xz ] && ztool="xz -dc"
-		row "$z file: $(mib "$zsize") MiB, $ztool > /dev/null" "${tb} s" \
-		    "$(mbps "$z_size" "$tb") MB/s of dump (baseline)"
-		less=$(awk -v a="$cb" -v b="$zplain" 'BEGIN { print a - b }')
-		row "dumpconv FILE.$z (decompress + convert)" "${cb} s" \
-		    "dumpconv/tool $(ratio "$cb" "$tb"); without the plain conversion's time $(ratio "$less" "$tb")"
-	done < "$dir/z.rows"
-else
-	row "compressed dumps" "skipped" "(not enough free disk: 5x the allocated size)"
-fi
-echo
-echo "full ELF core: amd64, --mem $BENCH_FULL_MEM: $(mib "$f_size") MiB," \
-    "$(mib "$f_alloc") MiB allocated, page cache warm"
-row "cp --sparse=always (baseline)" "${f_cp} s" "$(mbps "$f_alloc" "$f_cp") MB/s of data"
-row "dumpconv FILE -o OUT" "${f_conv} s" "dumpconv/cp $(ratio "$f_conv" "$f_cp")"
-row "dumpconv --drop-zero (reads the core twice)" "${f_drop} s" \
-    "dumpconv --drop-zero/cp $(ratio "$f_drop" "$f_cp"); file $(mib "$f_dsize") MiB"
-row "cp --sparse=always of that (baseline)" "${f_pcp} s" \
-    "cp + sync FILE: ${f_pcps} s"
-row "dumpconv --to native of that" "${f_back} s" \
-    "byte for byte: $f_same; /cp $(ratio "$f_back" "$f_pcp") (goal: at most 1.2), /(cp + sync) $(ratio "$f_back" "$f_pcps")"
-row "cp --sparse=always of the core + sync (baseline)" "${f_ccps} s" \
-    "the same holes as the rebuilt core; --to native/that $(ratio "$f_back" "$f_ccps")"
 # Thread discovery (issue 15): bench/kthreads.sh, its own scratch.
 BENCH_DIR=$dir sh "$(dirname "$0")/kthreads.sh"
 DUMPCONV=$DUMPCONV MAXRSS=$MAXRSS BENCH_REPEAT=$REPEAT sh "$(dirname "$0")/kdump.sh" ||

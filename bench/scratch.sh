@@ -24,6 +24,11 @@
 # scratch_init PARENT NAME makes $dir (and its trash) in PARENT;
 # scratch_add PARENT NAME makes a second one, $dir2 (run.sh's
 # BENCH_CONV_DIR); scratch_where DIR says what file system DIR is on.
+#
+# settle, off the clock before a timed command that writes, syncs and
+# waits (at most a minute) until the scratch directory's disk has done
+# nothing for half a second: the previous command's writeback and the
+# discards of an emptied trash are not charged to the next command.
 
 # now_ns: nanoseconds of the wall clock.
 now_ns() {
@@ -51,6 +56,26 @@ scratch_init() {
 		[ "$d" = "$dir" ] || [ ! -d "$d" ] ||
 		    echo "bench: $d, an earlier run's, is still being removed:" \
 		    "the file system is busy, the figures noisier"
+	done
+}
+
+# settle: sync, then wait for the disk of $dir to be idle for 0.5 s.
+settle() {
+	sync
+	st_file=
+	st_dev=$(findmnt -n -o SOURCE --target "$dir" 2>/dev/null || true)
+	st_dev=${st_dev##*/}
+	[ -n "$st_dev" ] && [ -r "/sys/class/block/$st_dev/stat" ] &&
+	    st_file=/sys/class/block/$st_dev/stat
+	[ -n "$st_file" ] || return 0
+	st_a=$(cat "$st_file")
+	st_n=0
+	while [ "$st_n" -lt 120 ]; do
+		sleep 0.5
+		st_b=$(cat "$st_file")
+		[ "$st_a" = "$st_b" ] && return 0
+		st_a=$st_b
+		st_n=$((st_n + 1))
 	done
 }
 
