@@ -33,39 +33,17 @@ REPEAT=${BENCH_REPEAT:-3}
 ZMEM=${BENCH_Z_MEM:-1G}
 BASE=${BENCH_BASE_BIN:-}
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	parent=$BENCH_DIR
-elif [ -n "${TMPDIR:-}" ]; then
-	parent=$TMPDIR
-else
-	parent=$B/bench
-fi
 . "$(dirname "$0")/scratch.sh"
+parent=$(scratch_parent)
 scratch_init "$parent" dumpkit-z
 TMPDIR=$dir
 export TMPDIR
 
-# t NAME CMD...: time CMD (stdout to /dev/null), append seconds to NAME.t
-t() {
-	n=$1
-	shift
-	t0=$(now_ns)
-	"$@" > /dev/null || { echo "bench: $*: exit $?" >&2; return 1; }
-	t1=$(now_ns)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
-	    >> "$dir/$n.t"
-}
-med() {
-	sort -g "$dir/$1.t" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-best() {
-	sort -g "$dir/$1.t" | head -n 1
-}
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
 row() {
-	printf '  %-44s %8s s [%s]  %s\n' "$1" "$(med "$2")" "$(best "$2")" "${3:-}"
+	printf '  %-44s %8s s [%s]  %s\n' "$1" "$(tmed "$2")" "$(tbest "$2")" "${3:-}"
 }
 # tosync FILE CMD...: CMD's output into FILE, then sync FILE.
 tosync() {
@@ -131,24 +109,24 @@ for z in zst gz xz; do
 	gz) dec="gzip -dc" ;;
 	xz) dec="xz -dc" ;;
 	esac
-	d=$(med "$z.dec")
-	ds=$(med "$z.decsync")
+	d=$(tmed "$z.dec")
+	ds=$(tmed "$z.decsync")
 	echo "  $z ($(stat -c %s "$plain.$z") bytes): $(spooled "$plain.$z")"
 	row "$dec FILE > /dev/null (baseline)" "$z.dec"
 	row "$dec FILE > F; sync F (baseline of -o OUT)" "$z.decsync"
 	row "dumpconv FILE.$z -o OUT" "$z.conv" \
-	    "x$(ratio "$(med "$z.conv")" "$d") of $dec, x$(ratio "$(med "$z.conv")" "$ds") of it + sync"
+	    "x$(ratio "$(tmed "$z.conv")" "$d") of $dec, x$(ratio "$(tmed "$z.conv")" "$ds") of it + sync"
 	row "dumpconv FILE.$z -o - > /dev/null" "$z.stdout" \
-	    "x$(ratio "$(med "$z.stdout")" "$d") of $dec (goal: 1.2)"
+	    "x$(ratio "$(tmed "$z.stdout")" "$d") of $dec (goal: 1.2)"
 	row "dumpcheck --checksum FILE.$z" "$z.ck" \
-	    "x$(ratio "$(med "$z.ck")" "$d") of $dec (goal: 1.2)"
+	    "x$(ratio "$(tmed "$z.ck")" "$d") of $dec (goal: 1.2)"
 	[ -n "$BASE" ] || continue
 	row "  before: dumpconv FILE.$z -o OUT" "$z.bconv" \
-	    "x$(ratio "$(med "$z.bconv")" "$d") of $dec, x$(ratio "$(med "$z.bconv")" "$ds") of it + sync"
+	    "x$(ratio "$(tmed "$z.bconv")" "$d") of $dec, x$(ratio "$(tmed "$z.bconv")" "$ds") of it + sync"
 	row "  before: dumpconv FILE.$z -o -" "$z.bstdout" \
-	    "x$(ratio "$(med "$z.bstdout")" "$d") of $dec"
+	    "x$(ratio "$(tmed "$z.bstdout")" "$d") of $dec"
 	row "  before: dumpcheck --checksum FILE.$z" "$z.bck" \
-	    "x$(ratio "$(med "$z.bck")" "$d") of $dec"
+	    "x$(ratio "$(tmed "$z.bck")" "$d") of $dec"
 done
 [ -z "$BASE" ] || echo "  (before: $BASE)"
 echo "cleanup: $(scratch_summary)"

@@ -39,33 +39,13 @@ CONV_MEM=${BENCH_CONV_MEM:-2G}
 RUN_MEMS=${BENCH_RUN_MEMS:-256M 8G}
 FULL_MEM=${BENCH_FULL_MEM:-2G}
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	parent=$BENCH_DIR
-elif [ -n "${TMPDIR:-}" ]; then
-	parent=$TMPDIR
-else
-	parent=$B/bench
-fi
 . "$(dirname "$0")/scratch.sh"
+parent=$(scratch_parent)
 scratch_init "$parent" dumpkit-convcp
 
-# t NAME CMD...: settle, time CMD (stdout to /dev/null), seconds to NAME.t
-t() {
-	t_n=$1
-	shift
-	settle
-	t0=$(now_ns)
-	"$@" > /dev/null || { echo "bench: $*: exit $?" >&2; return 1; }
-	t1=$(now_ns)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
-	    >> "$dir/$t_n.t"
-}
-med() {
-	sort -g "$dir/$1.t" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-best() {
-	sort -g "$dir/$1.t" | head -n 1
-}
+# Every t after a settle (scratch.sh).
+settle_each=1
+
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
@@ -76,7 +56,7 @@ alloc() {
 	echo $(( $(stat -c %b "$1") * $(stat -c %B "$1") ))
 }
 row() {
-	printf '  %-46s %8s s [%s]  %s\n' "$1" "$(med "$2")" "$(best "$2")" "${3:-}"
+	printf '  %-46s %8s s [%s]  %s\n' "$1" "$(tmed "$2")" "$(tbest "$2")" "${3:-}"
 }
 # csync SRC DST: cp --sparse=always, then sync DST.
 csync() {
@@ -178,22 +158,22 @@ while read -r label; do
 	row "cp --sparse=always (baseline)" "$k.cpa"
 	row "cp --sparse=never + sync FILE (baseline)" "$k.cpns"
 	row "cp --sparse=always + sync FILE (baseline)" "$k.cpas"
-	c=$(med "$k.conv")
+	c=$(tmed "$k.conv")
 	row "dumpconv FILE -o OUT (fsynced)" "$k.conv" \
-	    "x$(ratio "$c" "$(med "$k.cpas")") of always + sync (goal: 1.1), x$(ratio "$c" "$(med "$k.cpns")") of never + sync, x$(ratio "$c" "$(med "$k.cpa")") of always"
+	    "x$(ratio "$c" "$(tmed "$k.cpas")") of always + sync (goal: 1.1), x$(ratio "$c" "$(tmed "$k.cpns")") of never + sync, x$(ratio "$c" "$(tmed "$k.cpa")") of always"
 	n=$((n + 1))
 done < "$dir/kinds"
 echo "  full ELF core, amd64 --mem $FULL_MEM: $(mib "$(stat -c %s "$core")")" \
     "MiB, $(mib "$(alloc "$core")") MiB allocated; --drop-zero file" \
     "$(mib "$(stat -c %s "$port")") MiB, $port_ext extents"
 row "cp --sparse=always of the core (baseline)" f.cp
-row "dumpconv CORE -o OUT" f.conv "x$(ratio "$(med f.conv)" "$(med f.cp)") of cp"
-row "dumpconv --drop-zero CORE -o OUT" f.drop "x$(ratio "$(med f.drop)" "$(med f.cp)") of cp"
+row "dumpconv CORE -o OUT" f.conv "x$(ratio "$(tmed f.conv)" "$(tmed f.cp)") of cp"
+row "dumpconv --drop-zero CORE -o OUT" f.drop "x$(ratio "$(tmed f.drop)" "$(tmed f.cp)") of cp"
 row "cp --sparse=always of that (baseline)" b.pcp
 row "cp of that + sync FILE (baseline)" b.pcps
 row "cp of the core + sync FILE (baseline)" b.ccps "the rebuilt core's holes and extents"
-c=$(med b.back)
+c=$(tmed b.back)
 row "dumpconv --to native of the --drop-zero file" b.back \
-    "$same, $back_ext extents; x$(ratio "$c" "$(med b.pcp)") of cp, x$(ratio "$c" "$(med b.pcps)") of cp + sync, x$(ratio "$c" "$(med b.ccps)") of the core's cp + sync"
+    "$same, $back_ext extents; x$(ratio "$c" "$(tmed b.pcp)") of cp, x$(ratio "$c" "$(tmed b.pcps)") of cp + sync, x$(ratio "$c" "$(tmed b.ccps)") of the core's cp + sync"
 discard "$core" "$port" "$dir/back"
 echo "cleanup: $(scratch_summary)"

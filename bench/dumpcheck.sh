@@ -28,14 +28,8 @@ DUMPED=${BENCH_DUMPED:-8G}
 MEM=${BENCH_MEM:-10G}
 SEED=7
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	parent=$BENCH_DIR
-elif [ -n "${TMPDIR:-}" ]; then
-	parent=$TMPDIR
-else
-	parent=$B/bench
-fi
 . "$(dirname "$0")/scratch.sh"
+parent=$(scratch_parent)
 scratch_init "$parent" dumpcheck-bench
 
 secs() {

@@ -72,14 +72,8 @@ MEM=${BENCH_MEM:-10G}
 
 HUGE=${BENCH_HUGE:-1T 16T 64T}
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	parent=$BENCH_DIR
-elif [ -n "${TMPDIR:-}" ]; then
-	parent=$TMPDIR
-else
-	parent=$B/bench
-fi
 . "$(dirname "$0")/scratch.sh"
+parent=$(scratch_parent)
 scratch_init "$parent" dumpkit-bench
 
 # secs START_NS END_NS

@@ -25,6 +25,11 @@
 # scratch_add PARENT NAME makes a second one, $dir2 (run.sh's
 # BENCH_CONV_DIR); scratch_where DIR says what file system DIR is on.
 #
+# scratch_parent prints where scratch directories go: $BENCH_DIR, else
+# $TMPDIR, else $BENCH_B/bench.  t NAME CMD... times CMD (its standard
+# output discarded) into $dir/NAME.t, after a settle when settle_each is
+# 1; tmed NAME and tbest NAME print the median and the best of them.
+#
 # settle, off the clock before a timed command that writes, syncs and
 # waits (at most a minute) until the scratch directory's disk has done
 # nothing for half a second: the previous command's writeback and the
@@ -57,6 +62,33 @@ scratch_init() {
 		    echo "bench: $d, an earlier run's, is still being removed:" \
 		    "the file system is busy, the figures noisier"
 	done
+}
+
+scratch_parent() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		echo "$BENCH_DIR"
+	elif [ -n "${TMPDIR:-}" ]; then
+		echo "$TMPDIR"
+	else
+		echo "${BENCH_B:-build}/bench"
+	fi
+}
+
+t() {
+	t_n=$1
+	shift
+	[ "${settle_each:-0}" != 1 ] || settle
+	t0=$(now_ns)
+	"$@" > /dev/null || { echo "bench: $*: exit $?" >&2; return 1; }
+	t1=$(now_ns)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' \
+	    >> "$dir/$t_n.t"
+}
+tmed() {
+	sort -g "$dir/$1.t" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+tbest() {
+	sort -g "$dir/$1.t" | head -n 1
 }
 
 # settle: sync, then wait for the disk of $dir to be idle for 0.5 s.

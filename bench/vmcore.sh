@@ -39,14 +39,8 @@ REALDUMPS=${REALDUMPS:-/tmp/realdumps/dumps}
 KDUMP=${BENCH_VMCORE_KDUMP:-$REALDUMPS/mdf/mdf-none-d31.kdump}
 KERNEL_VMCORE=$REALDUMPS/x86_64-linux-kernel.vmcore
 
-if [ -n "${BENCH_DIR:-}" ]; then
-	parent=$BENCH_DIR
-elif [ -n "${TMPDIR:-}" ]; then
-	parent=$TMPDIR
-else
-	parent=$B/bench
-fi
 . "$(dirname "$0")/scratch.sh"
+parent=$(scratch_parent)
 scratch_init "$parent" vmcore-bench
 
 secs() {
