@@ -4,7 +4,8 @@
 #
 #  Fragmentation: an amd64 v3 dump of $BENCH_CONV_DUMPED (1G) dumped of
 #  $BENCH_CONV_MEM (2G), and --alternate dumps of $BENCH_RUN_MEMS (256M
-#  8G: 32,768 and 1,048,576 one-page runs, their pages stored).  Each is
+#  8G: 29,504 and 1,038,140 runs of one page or a few, their pages
+#  stored; the table prints the count).  Each is
 #  copied by cp --sparse=never and --sparse=always, alone and followed by
 #  `sync FILE` (dumpconv's output is durable, cp's is not), and
 #  converted by `dumpconv FILE -o OUT`.

@@ -18,7 +18,7 @@
 # scripts from the environment or the command line: BENCH_CONV_DUMPED and
 # BENCH_CONV_MEM (the dump converted next to cp, 1G of 2G),
 # BENCH_RUN_MEMS (RAM of the --alternate dumps converted next to cp,
-# "256M 8G": 32,768 and 1,048,576 runs), BENCH_HUGE (RAM of the huge
+# "256M 8G": 29,504 and 1,038,140 runs), BENCH_HUGE (RAM of the huge
 # dumps opened, "1T 16T 64T"), BENCH_FULL_MEM, BENCH_CONV_REPEAT,
 # BENCH_CONV_DIR, BENCH_TRASH_MAX.  To check the scripts, not to measure:
 #   make bench BENCH_DUMPED=1G BENCH_MEM=2G BENCH_REPEAT=1 BENCH_CONV_REPEAT=1 \
