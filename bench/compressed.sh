@@ -39,9 +39,6 @@ scratch_init "$parent" dumpkit-z
 TMPDIR=$dir
 export TMPDIR
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
-}
 row() {
 	printf '  %-44s %8s s [%s]  %s\n' "$1" "$(tmed "$2")" "$(tbest "$2")" "${3:-}"
 }

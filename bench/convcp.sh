@@ -47,12 +47,6 @@ scratch_init "$parent" dumpkit-convcp
 # Every t after a settle (scratch.sh).
 settle_each=1
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
-}
-mib() {
-	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
-}
 alloc() {
 	echo $(( $(stat -c %b "$1") * $(stat -c %B "$1") ))
 }
@@ -141,8 +135,12 @@ while [ "$i" -lt "$REPEAT" ]; do
 done
 same=DIFFERENT
 cmp -s "$core" "$dir/back" && same=identical
-back_ext=$(filefrag "$dir/back" 2>/dev/null | awk '{ print $2 }' || echo -)
-port_ext=$(filefrag "$port" 2>/dev/null | awk '{ print $2 }' || echo -)
+# extents FILE: how many filefrag counts, or "-".
+extents() {
+	filefrag "$1" 2>/dev/null | awk '{ n = $2 } END { print n == "" ? "-" : n }'
+}
+back_ext=$(extents "$dir/back")
+port_ext=$(extents "$port")
 
 # --- the table ---------------------------------------------------------------
 echo

@@ -100,9 +100,6 @@ mbps() {
 	    else print "-" }'
 }
 
-mib() {
-	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
-}
 
 row() {
 	printf '  %-44s %14s  %s\n' "$1" "$2" "${3:-}"
@@ -118,9 +115,6 @@ timed_quiet() {
 	timed sh -c 'exec "$@" > /dev/null' sh "$@"
 }
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
-}
 
 # jsection JSON NAME: the size of section NAME in dumpinfo --json output.
 jsection() {

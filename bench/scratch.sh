@@ -28,7 +28,8 @@
 # scratch_parent prints where scratch directories go: $BENCH_DIR, else
 # $TMPDIR, else $BENCH_B/bench.  t NAME CMD... times CMD (its standard
 # output discarded) into $dir/NAME.t, after a settle when settle_each is
-# 1; tmed NAME and tbest NAME print the median and the best of them.
+# 1; tmed NAME and tbest NAME print the median and the best of them;
+# ratio A B prints A/B to two places ("-" when B is 0), mib BYTES in MiB.
 #
 # settle, off the clock before a timed command that writes, syncs and
 # waits (at most a minute) until the scratch directory's disk has done
@@ -55,6 +56,12 @@ scratch_init() {
 		trash_max=$(df -Pk "$dir" | awk 'NR == 2 { m = $4 * 1024 / 3;
 		    if (m > 32 * 2^30) m = 32 * 2^30; printf "%.0f", m }')
 	fi
+	# The disk's counters, for settle (none on tmpfs or overlay).
+	st_file=
+	st_dev=$(findmnt -n -o SOURCE --target "$dir" 2>/dev/null || true)
+	st_dev=${st_dev##*/}
+	[ -z "$st_dev" ] || [ ! -r "/sys/class/block/$st_dev/stat" ] ||
+	    st_file=/sys/class/block/$st_dev/stat
 	trap 'scratch_end' EXIT
 	trap 'scratch_end; trap - EXIT; exit 130' INT TERM
 	for d in "$1/$2".*; do
@@ -90,15 +97,16 @@ tmed() {
 tbest() {
 	sort -g "$dir/$1.t" | head -n 1
 }
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+mib() {
+	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
+}
 
 # settle: sync, then wait for the disk of $dir to be idle for 0.5 s.
 settle() {
 	sync
-	st_file=
-	st_dev=$(findmnt -n -o SOURCE --target "$dir" 2>/dev/null || true)
-	st_dev=${st_dev##*/}
-	[ -n "$st_dev" ] && [ -r "/sys/class/block/$st_dev/stat" ] &&
-	    st_file=/sys/class/block/$st_dev/stat
 	[ -n "$st_file" ] || return 0
 	st_a=$(cat "$st_file")
 	st_n=0

@@ -52,13 +52,6 @@ best() {
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-mib() {
-	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
-}
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b;
-	    else print "-" }'
-}
 row() {
 	printf '  %-46s %16s  %s\n' "$1" "$2" "${3:-}"
 }
