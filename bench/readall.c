@@ -73,7 +73,7 @@ rnd(uint64_t *s)
 static int
 mode_all(struct dk_dump *d, size_t chunk)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	struct dk_err err;
 	uint64_t bytes = 0, nruns = 0, sum = 0;
@@ -121,7 +121,7 @@ runs_free(struct runs *rs)
 static int
 runs_load(struct dk_dump *d, struct runs *rs)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	size_t cap = 0;
 	uint64_t page = dk_info(d)->page_size;

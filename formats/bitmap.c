@@ -591,8 +591,32 @@ dk_bitmap_rank(const struct dk_bitmap *bm, uint64_t n)
 uint64_t
 dk_bitmap_next(const struct dk_bitmap *bm, uint64_t n, int want)
 {
-	uint64_t i = n < bm->nbits ? sb_find(bm, n >> DK_BM_SUPER_SHIFT) : 0;
+	uint64_t i;
 
+	if (n >= bm->nbits)
+		return bm->nbits;
+	i = sb_find(bm, n >> DK_BM_SUPER_SHIFT);
+	/*
+	 * Short runs (a run iterator asks twice per run): the answer is
+	 * most often in n's own word of a mixed block.
+	 */
+	if (i < bm->nsb && bm->sb[i].id == n >> DK_BM_SUPER_SHIFT) {
+		const struct dk_bm_super *s = &bm->sb[i];
+		unsigned b = (unsigned)(n >> DK_BM_BLOCK_SHIFT) &
+		    (SUPER_BLOCKS - 1);
+
+		if (mask_test(s->mixed, b)) {
+			uint64_t v = s->w[8 * mask_below(s->mixed, b) +
+			    ((n >> 6) & 7)];
+
+			v = (want ? v : ~v) & ~(uint64_t)0 << (n & 63);
+			if (v != 0) {
+				n = (n & ~(uint64_t)63) +
+				    (uint64_t)__builtin_ctzll(v);
+				return n < bm->nbits ? n : bm->nbits;
+			}
+		}
+	}
 	while (n < bm->nbits) {
 		const struct dk_bm_super *s = i < bm->nsb ? &bm->sb[i] : NULL;
 		uint64_t base;

@@ -65,32 +65,42 @@ enc_be16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
+/*
+ * The encoders are written out byte by byte, as the decoders are: GCC
+ * merges such stores into one (with a bswap for the other byte order),
+ * where a loop over the bytes stays a loop (GCC 12 at -O2: 8 stores, 8
+ * shifts and a branch each for a 64-bit field).
+ */
 static inline void
 enc_le32(uint8_t *p, uint32_t v)
 {
-	for (int i = 0; i < 4; i++, v >>= 8)
-		p[i] = (uint8_t)v;
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
 }
 
 static inline void
 enc_be32(uint8_t *p, uint32_t v)
 {
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
 }
 
 static inline void
 enc_le64(uint8_t *p, uint64_t v)
 {
-	for (int i = 0; i < 8; i++, v >>= 8)
-		p[i] = (uint8_t)v;
+	enc_le32(p, (uint32_t)v);
+	enc_le32(p + 4, (uint32_t)(v >> 32));
 }
 
 static inline void
 enc_be64(uint8_t *p, uint64_t v)
 {
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
+	enc_be32(p, (uint32_t)(v >> 32));
+	enc_be32(p + 4, (uint32_t)v);
 }
 
 /* Decode an unsigned integer of 1, 2, 4 or 8 bytes in byte order e. */

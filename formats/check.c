@@ -615,7 +615,7 @@ void
 dk_ck_content(struct dk_ck *c, uint64_t pend, int pattern)
 {
 	struct dk_dump *d = c->d;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint64_t page = d->page_size;
 	struct content k = { .pattern = pattern };

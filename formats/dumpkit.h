@@ -396,6 +396,8 @@ struct dk_run {
 struct dk_run_iter {
 	uint64_t	next_bit;
 	size_t		range;
+	uint64_t	rank;		/* set bits before next_bit, where the
+					   format's offsets are ranks */
 };
 
 /* Next run in ascending physical order: 1 = *run set, 0 = no more. */

@@ -623,7 +623,7 @@ window_runs(struct dk_dump *d, struct dk_plan *pl, uint64_t *cap,
 		uint64_t span = win->end - win->va;
 		uint64_t wend = span > UINT64_MAX - win->pa ? UINT64_MAX :
 		    win->pa + span;
-		struct dk_run_iter it = { 0, 0 };
+		struct dk_run_iter it = { 0 };
 		struct dk_run r;
 
 		if (win->kind == DK_WIN_DIRECT_MAP || win->end <= win->va)

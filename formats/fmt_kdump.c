@@ -2074,7 +2074,9 @@ dk_kd_held_next(struct dk_dump *d, struct dk_run_iter *it, struct dk_run *r,
 		return 0;
 	r->pa = b << d->page_shift;
 	r->len = (e - b) << d->page_shift;
-	r->offset = base + (dk_bitmap_rank(bm, b) << d->page_shift);
+	/* bm_run: no bit of [next_bit, b) is set, every bit of [b, e) is. */
+	r->offset = base + (it->rank << d->page_shift);
+	it->rank += e - b;
 	return 1;
 }
 

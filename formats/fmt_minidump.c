@@ -887,8 +887,9 @@ dk_md_run_next(const struct dk_dump *d, struct dk_run_iter *it,
 	run->pa = ((d->avail[r].start >> d->page_shift) + (b -
 	    m->avail_bit[r])) << d->page_shift;
 	run->len = (e - b) << d->page_shift;
-	run->offset = m->off_pages + (dk_bitmap_rank(&m->bm, b) <<
-	    d->page_shift);
+	/* No bit of [next_bit, b) is set, every bit of [b, e) is. */
+	run->offset = m->off_pages + (it->rank << d->page_shift);
+	it->rank += e - b;
 	it->next_bit = e;
 	it->range = r;
 	return 1;

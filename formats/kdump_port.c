@@ -504,7 +504,7 @@ static enum dk_status
 kp_data(struct dk_dump *d, const struct dk_plan *pl, struct dk_sink *s,
     struct dk_err *err)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint64_t ps = d->page_size;
 	uint8_t *page;

@@ -66,7 +66,7 @@ static void
 fz_reads(struct dk_dump *d, size_t size)
 {
 	const struct dk_info *in = dk_info(d);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	uint64_t prev_end = 0, pages = 0, first = UINT64_MAX;

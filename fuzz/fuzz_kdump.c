@@ -53,7 +53,7 @@ static void
 fz_dump(struct dk_dump *d)
 {
 	const struct dk_info *in = dk_info(d);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_attr *a;
 	struct dk_run r;
 	uint64_t prev_end = 0, ps = in->page_size;

@@ -32,7 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(b + FZ_FLAT_HDR, data, size);
 	if (dk_open_mem(b, FZ_FLAT_HDR + size, "fuzz", NULL, &d, &err) ==
 	    DK_OK) {
-		struct dk_run_iter it = { 0, 0 };
+		struct dk_run_iter it = { 0 };
 		struct dk_run r;
 		uint8_t buf[64];
 		int n = 0;

@@ -47,7 +47,7 @@ static void
 fz_dump(struct dk_dump *d, const uint8_t *data, size_t size)
 {
 	const struct dk_info *in = dk_info(d);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_kmap_iter kit = { 0, 0, 0 };
 	struct dk_kmap_run kr;
 	struct dk_elfmini_plan plan;

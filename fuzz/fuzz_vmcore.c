@@ -43,7 +43,7 @@ static const uint64_t kvas[] = {
 static void
 fz_reads(struct dk_dump *d, const uint8_t *data, size_t size)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	uint64_t prev_end = 0, pa;

@@ -31,7 +31,7 @@ fz_kd_diff(const uint8_t *data, size_t size)
 	struct dk_check_result res;
 	struct dk_dump *d = NULL;
 	struct dk_err err;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_digest g;
 	uint64_t sum[2], n = 0;

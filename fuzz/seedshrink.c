@@ -70,7 +70,7 @@ static void
 keep_tables(struct shrink *s)
 {
 	struct dk_dump *d = s->d;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	struct dk_err err;
 
@@ -116,7 +116,7 @@ keep_kernel_map(struct shrink *s, uint64_t va_end)
 static void
 keep_runs(struct shrink *s)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 
 	while (s->budget > 0 && dk_run_next(s->d, &it, &run))

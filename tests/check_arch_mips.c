@@ -213,7 +213,7 @@ make_o32_be_v1(struct img *im, uint64_t kernbase, uint32_t ptesize)
 
 START_TEST(test_o32_be_v1)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_info *in;
 	struct dk_dump *d;
 	struct dk_err err;
@@ -379,7 +379,7 @@ make_n64_le_v2(struct img *im)
 
 START_TEST(test_n64_le_v2)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_info *in;
 	struct dk_dump *d;
 	struct dk_err err;
@@ -521,7 +521,7 @@ make_n32_be_v2(struct img *im, uint32_t ptesize)
 
 START_TEST(test_n32_be_v2)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_info *in;
 	struct dk_dump *d;
 	struct img im;
@@ -691,7 +691,7 @@ make_n64_be_bitmap(struct img *im, uint32_t version)
 
 START_TEST(test_bitmap_word_by_era)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_dump *d;
 	struct img im;
 
@@ -706,7 +706,7 @@ START_TEST(test_bitmap_word_by_era)
 
 	make_n64_be_bitmap(&im, 2);
 	d = open_img(&im, NULL);
-	it = (struct dk_run_iter){ 0, 0 };
+	it = (struct dk_run_iter){ 0 };
 	expect_run(d, &it, 0x20000, 0x1000, 0x3000);
 	expect_bytes(d, 1, 0xffffffff80020000ull, 0x5a, 64);
 	expect_fail(d, 0, 0, 8, DK_ENOTDUMPED, NULL);
@@ -948,7 +948,7 @@ model_va(struct fx_dump *f, struct dk_dump *d, uint64_t va, int *mapped)
 static uint64_t
 nth_dumped(struct dk_dump *d, uint64_t k)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 
 	while (dk_run_next(d, &it, &r)) {

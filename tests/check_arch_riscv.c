@@ -222,7 +222,7 @@ START_TEST(test_v2_info)
 	    0x4000, 0x6000 };
 	static const uint64_t run_pa[] = { 0x80003000, 0x8000f000,
 	    0x80200000, 0x80205000, 0x803ff000 };
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_info *in;
 	struct dk_hfield hf;
 	struct dk_dump *d;
@@ -455,7 +455,7 @@ START_TEST(test_v1)
 	    "pmap", "pages" };
 	static const uint64_t sect_off[] = { 0, 0x1000, 0x1000, 0x12000,
 	    0x13000 };
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	const struct dk_info *in;
 	struct dk_hfield hf;
 	struct dk_dump *d;

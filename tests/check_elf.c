@@ -139,7 +139,7 @@ START_TEST(test_amd64_hand)
 	uint8_t *b = amd64_core();
 	struct dk_dump *d = open_mem(b, AMD64_SIZE, "hand-amd64");
 	const struct dk_info *in = dk_info(d);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	uint64_t pa;
@@ -571,7 +571,7 @@ START_TEST(test_generated)
 		struct fx_elf f;
 		struct dk_dump *d;
 		struct dk_err err;
-		struct dk_run_iter it = { 0, 0 };
+		struct dk_run_iter it = { 0 };
 		struct dk_run r;
 		uint64_t pages = 0, pa;
 		size_t nrun = 0;

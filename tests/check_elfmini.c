@@ -972,7 +972,7 @@ struct runs {
 static void
 runs_of(struct dk_dump *d, struct runs *rs)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint64_t ps = dk_info(d)->page_size;
 	size_t cap = 0;
@@ -1047,7 +1047,7 @@ check_same_dump(struct fx_dump *f, struct dk_dump *src, struct dk_dump *p,
 {
 	const struct dk_info *a = dk_info(src), *b = dk_info(p);
 	uint64_t s = seed * 2654435761u + 7, ps = a->page_size, mem;
-	struct dk_run_iter ia = { 0, 0 }, ib = { 0, 0 };
+	struct dk_run_iter ia = { 0 }, ib = { 0 };
 	struct dk_run ra, rb;
 	struct runs rs;
 
@@ -1545,7 +1545,7 @@ try_damaged(const uint8_t *img, size_t len, struct dk_dump *ref, int same,
 	struct dk_err err;
 	struct dk_elfmini_plan pl;
 	struct dk_sink s;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	enum dk_status st;
 	uint8_t a[64], b[64];

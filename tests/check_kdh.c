@@ -530,7 +530,7 @@ fixture(struct fx_dump *f, uint64_t *len)
 static void
 compare_reads(struct dk_dump *d, struct fx_dump *f)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint8_t got[256], want[256];
 	struct dk_err err;

@@ -507,7 +507,7 @@ check_pages(struct dk_dump *d, const struct ks *s, uint64_t start,
 {
 	uint32_t bs = s->block;
 	uint8_t *buf = malloc(bs), *want = malloc(bs);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	uint64_t pfn, npages = 0;
@@ -1283,7 +1283,7 @@ START_TEST(test_prefixes)
 			memcpy(copy, src, cut);
 			if (dk_open_mem(copy, cut, "mem", NULL, &d, &err) ==
 			    DK_OK) {
-				struct dk_run_iter it = { 0, 0 };
+				struct dk_run_iter it = { 0 };
 				struct dk_run r;
 
 				while (dk_run_next(d, &it, &r))
@@ -1605,7 +1605,7 @@ START_TEST(test_zero_excluded)
 	    DK_ENOTDUMPED);
 	/* The runs (and so dumpcheck's digest) are the stored pages only. */
 	{
-		struct dk_run_iter it = { 0, 0 };
+		struct dk_run_iter it = { 0 };
 		struct dk_run r;
 		uint64_t n = 0;
 
@@ -1709,7 +1709,7 @@ dump_seen(const struct seen *s, char *out, size_t n)
 static void
 lib_digest(struct dk_dump *d, uint64_t out[2])
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_digest g;
 	struct dk_err err;
@@ -1977,7 +1977,7 @@ summary(struct dk_dump *d, struct fact_run *out, size_t max)
 {
 	uint64_t ps = dk_info(d)->page_size;
 	uint8_t *buf = malloc(ps);
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	size_t n = 0;

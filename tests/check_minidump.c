@@ -82,7 +82,7 @@ make_amd64_v3(struct img *im)
 START_TEST(test_handmade_amd64_v3)
 {
 	const uint64_t kb = 0xfffffe0000000000ull;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	struct dk_img_check { int dummy; };
 	const struct dk_info *in;
@@ -716,7 +716,7 @@ pick(uint64_t *s, uint64_t n)
 static uint64_t
 nth_dumped(struct dk_dump *d, uint64_t k)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint64_t ps = dk_info(d)->page_size;
 
@@ -793,7 +793,7 @@ check_variant(const struct fx_variant *v, int compact, uint64_t seed)
 	struct dk_hfield hf;
 	char path[512];
 	uint64_t s = seed * 2654435761u + 1, ps, total = 0;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	uint64_t last = 0;
 	enum dk_status st;
@@ -1029,7 +1029,7 @@ try_damaged_as(const uint8_t *img, size_t len, const char *what,
 		    strstr(err.msg, "offset") != NULL, "%s: message '%s' "
 		    "names no place", what, err.msg);
 	} else {
-		struct dk_run_iter it = { 0, 0 };
+		struct dk_run_iter it = { 0 };
 		struct dk_run r;
 		uint8_t page[64];
 		int n = 0;
@@ -1224,7 +1224,7 @@ START_TEST(test_large_file)
 	struct fx_dump f;
 	struct dk_dump *d;
 	struct dk_err err;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r, lastrun = { 0, 0, 0 };
 	uint8_t got[4096], want[4096];
 	char path[512];

@@ -230,7 +230,7 @@ START_TEST(test_read_through_pages)
 	char *p[2] = { write_file("a", 0x100000, 4), write_file("b", 0x800000,
 	    3) };
 	uint8_t got[3 * PG], want[3 * PG];
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_dump *d;
 	struct dk_err err;

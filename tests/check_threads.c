@@ -90,7 +90,7 @@ static void
 read_all(struct job *j, const struct fixture *fx, struct dk_dump *d,
     uint8_t *got, uint8_t *want)
 {
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run r;
 	struct dk_err err;
 	char where[64];

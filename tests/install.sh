@@ -98,7 +98,7 @@ main(int argc, char **argv)
 {
 	struct dk_check_opts co = { .pattern = 1 };
 	struct dk_check_result res;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_dump *d;
 	struct dk_run r;
 	struct dk_err err;

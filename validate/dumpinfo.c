@@ -823,7 +823,7 @@ print_text(struct dk_dump *d, const struct opts *o, struct summary *s)
 	const struct dk_section *sc;
 	const struct dk_attr *a;
 	struct dk_hfield f;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	uint64_t nruns = 0;
 	size_t i;
@@ -959,7 +959,7 @@ print_json(struct dk_dump *d, struct summary *s)
 	const struct dk_attr *a;
 	char tb[32];
 	struct dk_hfield f;
-	struct dk_run_iter it = { 0, 0 };
+	struct dk_run_iter it = { 0 };
 	struct dk_run run;
 	uint64_t nruns = 0;
 	struct json j;
