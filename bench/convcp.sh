@@ -16,10 +16,12 @@
 #  same holes, one extent per run of kept pages), and `dumpconv --to
 #  native` of the --drop-zero file, compared with the core byte for byte.
 #
-# The commands alternate, $BENCH_CONV_REPEAT (5) rounds (three times as
+# The commands alternate, $BENCH_CONV_REPEAT (5) rounds (five times as
 # many for a dump of less than 512 MiB of data), page cache warm;
 # the median is printed, the best in brackets, and the goals are judged
-# on medians.  Before every timed command, off the clock, `settle` syncs
+# on medians: the ratio of the medians, and the median of each round's
+# ratio (pratio, scratch.sh), which the machine's drift between rounds
+# does not move.  Before every timed command, off the clock, `settle` syncs
 # and waits for the disk to be idle (bench/scratch.sh), so that no row
 # pays for the writeback of the one before.  Even so the figures move:
 # on this machine the same cp of 530 MB took 0.19 s or 1.2 s after the
@@ -68,9 +70,9 @@ convcp() {
 	cc_k=$1 cc_f=$2 cc_o=$dir/out
 	cat "$cc_f" > /dev/null
 	# A dump of less than 512 MiB of data takes a fraction of a second,
-	# where noise weighs most: three times the rounds.
+	# where noise weighs most: five times the rounds.
 	cc_r=$REPEAT
-	[ "$(alloc "$cc_f")" -ge $((512 << 20)) ] || cc_r=$((3 * REPEAT))
+	[ "$(alloc "$cc_f")" -ge $((512 << 20)) ] || cc_r=$((5 * REPEAT))
 	i=0
 	while [ "$i" -lt "$cc_r" ]; do
 		t "$cc_k.cpn" cp --sparse=never "$cc_f" "$cc_o"
@@ -159,7 +161,7 @@ while read -r label; do
 	row "cp --sparse=always + sync FILE (baseline)" "$k.cpas"
 	c=$(tmed "$k.conv")
 	row "dumpconv FILE -o OUT (fsynced)" "$k.conv" \
-	    "x$(ratio "$c" "$(tmed "$k.cpas")") of always + sync (goal: 1.1), x$(ratio "$c" "$(tmed "$k.cpns")") of never + sync, x$(ratio "$c" "$(tmed "$k.cpa")") of always"
+	    "x$(ratio "$c" "$(tmed "$k.cpas")") of always + sync (the rounds' ratios: x$(pratio "$k.conv" "$k.cpas"); goal: 1.1), x$(ratio "$c" "$(tmed "$k.cpns")") of never + sync, x$(ratio "$c" "$(tmed "$k.cpa")") of always"
 	n=$((n + 1))
 done < "$dir/kinds"
 echo "  full ELF core, amd64 --mem $FULL_MEM: $(mib "$(stat -c %s "$core")")" \
@@ -173,6 +175,6 @@ row "cp of that + sync FILE (baseline)" b.pcps
 row "cp of the core + sync FILE (baseline)" b.ccps "the rebuilt core's holes and extents"
 c=$(tmed b.back)
 row "dumpconv --to native of the --drop-zero file" b.back \
-    "$same, $back_ext extents; x$(ratio "$c" "$(tmed b.pcp)") of cp, x$(ratio "$c" "$(tmed b.pcps)") of cp + sync, x$(ratio "$c" "$(tmed b.ccps)") of the core's cp + sync"
+    "$same, $back_ext extents; x$(ratio "$c" "$(tmed b.pcp)") of cp, x$(ratio "$c" "$(tmed b.pcps)") of cp + sync, x$(ratio "$c" "$(tmed b.ccps)") of the core's cp + sync (the rounds' ratios: x$(pratio b.back b.ccps))"
 discard "$core" "$port" "$dir/back"
 echo "cleanup: $(scratch_summary)"

@@ -29,7 +29,10 @@
 # $TMPDIR, else $BENCH_B/bench.  t NAME CMD... times CMD (its standard
 # output discarded) into $dir/NAME.t, after a settle when settle_each is
 # 1; tmed NAME and tbest NAME print the median and the best of them;
-# ratio A B prints A/B to two places ("-" when B is 0), mib BYTES in MiB.
+# ratio A B prints A/B to two places ("-" when B is 0), mib BYTES in MiB;
+# pratio A B the median over the rounds of A's time over B's in the same
+# round (line n of A.t over line n of B.t): times that drift from round
+# to round, as this machine's do, cancel in it.
 #
 # settle, off the clock before a timed command that writes, syncs and
 # waits (at most a minute) until the scratch directory's disk has done
@@ -99,6 +102,11 @@ tbest() {
 }
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+pratio() {
+	paste "$dir/$1.t" "$dir/$2.t" | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' |
+	    sort -g | awk '{ v[NR] = $1 } END { if (NR > 0)
+	    printf "%.2f", v[int((NR + 1) / 2)]; else print "-" }'
 }
 mib() {
 	awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'
