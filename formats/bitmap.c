@@ -598,23 +598,18 @@ dk_bitmap_next(const struct dk_bitmap *bm, uint64_t n, int want)
 	i = sb_find(bm, n >> DK_BM_SUPER_SHIFT);
 	/*
 	 * Short runs (a run iterator asks twice per run): the answer is
-	 * most often in n's own word of a mixed block.
+	 * most often in n's own word (of a mixed block, or n itself in a
+	 * full one).
 	 */
 	if (i < bm->nsb && bm->sb[i].id == n >> DK_BM_SUPER_SHIFT) {
-		const struct dk_bm_super *s = &bm->sb[i];
-		unsigned b = (unsigned)(n >> DK_BM_BLOCK_SHIFT) &
-		    (SUPER_BLOCKS - 1);
+		const uint64_t *w = block_words(&bm->sb[i], (unsigned)(n >>
+		    DK_BM_BLOCK_SHIFT) & (SUPER_BLOCKS - 1));
+		uint64_t v = want ? w[(n >> 6) & 7] : ~w[(n >> 6) & 7];
 
-		if (mask_test(s->mixed, b)) {
-			uint64_t v = s->w[8 * mask_below(s->mixed, b) +
-			    ((n >> 6) & 7)];
-
-			v = (want ? v : ~v) & ~(uint64_t)0 << (n & 63);
-			if (v != 0) {
-				n = (n & ~(uint64_t)63) +
-				    (uint64_t)__builtin_ctzll(v);
-				return n < bm->nbits ? n : bm->nbits;
-			}
+		v &= ~(uint64_t)0 << (n & 63);
+		if (v != 0) {
+			n = (n & ~(uint64_t)63) + (uint64_t)__builtin_ctzll(v);
+			return n < bm->nbits ? n : bm->nbits;
 		}
 	}
 	while (n < bm->nbits) {
